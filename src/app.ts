@@ -1,0 +1,78 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
+import type { AppContext } from './context.js';
+import { accountRoutes } from './features/account/routes.js';
+import { campaignRoutes } from './features/campaigns/routes.js';
+import { channelRoutes } from './features/channels/routes.js';
+import { domainRoutes } from './features/domains/routes.js';
+import { linkRoutes } from './features/links/routes.js';
+import { pageRoutes } from './features/pages/routes.js';
+import { pixelRoutes } from './features/pixels/routes.js';
+import { qrRoutes } from './features/qr/routes.js';
+import { publicRoutes } from './features/redirect/routes.js';
+import { apiGate } from './http/auth.js';
+import { ErrorBody } from './http/envelopes.js';
+import { registerErrorHandler } from './http/errors.js';
+import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
+import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.js';
+import type { App } from './http/types.js';
+import { validatorCompiler } from './http/validation.js';
+
+const API_FEATURES = [accountRoutes, domainRoutes, pageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes];
+
+export interface AppOptions {
+  rateLimitStore?: RateLimitStore;
+}
+
+/** Builds the Redirectory HTTP app on a context; never listens (server.ts and the tests do). */
+export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<App> {
+  const app: App = Fastify({
+    loggerInstance: ctx.log as FastifyBaseLogger,
+    trustProxy: ctx.config.TRUST_PROXY,
+    bodyLimit: BODY_LIMIT,
+    // Per-request log lines would dominate the redirect path; errors are still logged.
+    logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(ctx.config.LOG_LEVEL) }),
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler());
+  app.decorateRequest('account', null);
+  app.addSchema(ErrorBody);
+  registerJsonBody(app);
+  registerErrorHandler(app);
+  await registerDocs(app, ctx);
+
+  const store = options.rateLimitStore ?? new MemoryRateLimitStore();
+  app.addHook('onClose', () => store.close());
+  await app.register(async (api) => {
+    api.addHook('onRequest', apiGate(ctx, store));
+    for (const feature of API_FEATURES) feature(api, ctx);
+  }, { prefix: '/api' });
+
+  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  publicRoutes(app, ctx);
+  return app;
+}
+
+async function registerDocs(app: App, ctx: AppContext): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Redirectory API',
+        version: '1.0.0',
+        description:
+          'Short links, branded domains, campaigns, channels, pixels and QR codes. Send `Authorization: Bearer <API_KEY>`. ' +
+          'Failures answer `{"error":1,"message":"…"}` with 400 (invalid input), 401 (missing or unknown key), ' +
+          '404 (unknown id, including ids of other accounts), 409 (name or alias taken), 413 (body over 1 MB), ' +
+          `429 (over ${ctx.config.RATE_LIMIT_MAX} requests per ${ctx.config.RATE_LIMIT_WINDOW_S} s, with Retry-After).`,
+      },
+      servers: [{ url: ctx.config.BASE_URL }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

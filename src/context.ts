@@ -1,0 +1,60 @@
+import { pino, type Logger } from 'pino';
+import type { Config } from './config.js';
+import { connect, type Db, type DbHandle } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+import { LocalInvalidation, type Invalidation } from './lib/invalidation.js';
+import { randomToken } from './lib/secrets.js';
+
+/** Everything a service needs, built once per process and shared by the HTTP app and the CLI. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  dbHandle: DbHandle;
+  /** Signs cookies and salts visitor hashes; shared by all nodes through the settings table. */
+  secret: string;
+  invalidation: Invalidation;
+  log: Logger;
+  /** Closers run in reverse order of registration on shutdown. */
+  onClose(closer: () => Promise<void> | void): void;
+  close(): Promise<void>;
+}
+
+export function createLogger(config: Config): Logger {
+  return pino({
+    name: 'redirectory',
+    level: config.LOG_LEVEL,
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.apiKey', '*.password_hash'],
+      censor: '[redacted]',
+    },
+  });
+}
+
+export async function createContext(config: Config, log: Logger = createLogger(config)): Promise<AppContext> {
+  const dbHandle = connect(config.DATABASE_URL);
+  await migrateToLatest(dbHandle.db);
+  const secret = config.SECRET ?? (await loadSecret(dbHandle.db));
+  const closers: Array<() => Promise<void> | void> = [() => dbHandle.db.destroy()];
+  const ctx: AppContext = {
+    config,
+    db: dbHandle.db,
+    dbHandle,
+    secret,
+    invalidation: new LocalInvalidation(),
+    log,
+    onClose: (closer) => void closers.push(closer),
+    close: async () => {
+      for (const closer of closers.reverse()) await closer();
+    },
+  };
+  ctx.onClose(() => ctx.invalidation.close());
+  return ctx;
+}
+
+/** One secret per installation, made on first start; insert-if-absent so racing nodes agree. */
+async function loadSecret(db: Db): Promise<string> {
+  await db.insertInto('settings').values({ key: 'secret', value: randomToken(32) })
+    .onConflict((oc) => oc.column('key').doNothing()).execute();
+  const row = await db.selectFrom('settings').select('value').where('key', '=', 'secret').executeTakeFirstOrThrow();
+  return row.value;
+}

@@ -1,0 +1,216 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Booleans are stored as 0/1 integers on every dialect so one set of queries serves both. */
+type Flag = number;
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  username: string;
+  password_hash: string;
+  avatar: Generated<string>;
+  status: Generated<string>;
+  expires: string | null;
+  api_key_hash: string;
+  created_at: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface DomainsTable {
+  id: Generated<number>;
+  user_id: number;
+  host: string;
+  scheme: string;
+  redirect_root: Generated<string>;
+  redirect_404: Generated<string>;
+  created_at: string;
+}
+
+export interface LinksTable {
+  id: Generated<number>;
+  user_id: number;
+  /** 0 is the default domain (BASE_URL's host); aliases are unique per domain_id. */
+  domain_id: Generated<number>;
+  alias: string;
+  long_url: string;
+  title: Generated<string>;
+  description: Generated<string>;
+  /** direct | frame | splash | overlay; splash_id / overlay_id name the custom page. */
+  type: Generated<string>;
+  splash_id: number | null;
+  overlay_id: number | null;
+  password_hash: string | null;
+  expiry: string | null;
+  /** JSON arrays in the spec's request shapes. */
+  geo_targets: Generated<string>;
+  device_targets: Generated<string>;
+  language_targets: Generated<string>;
+  parameters: Generated<string>;
+  meta_title: Generated<string>;
+  meta_description: Generated<string>;
+  meta_image: Generated<string>;
+  campaign_id: number | null;
+  clicks: Generated<number>;
+  unique_clicks: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LinkPixelsTable {
+  link_id: number;
+  pixel_id: number;
+}
+
+export interface PixelsTable {
+  id: Generated<number>;
+  user_id: number;
+  type: string;
+  name: string;
+  tag: string;
+  created_at: string;
+}
+
+export interface CampaignsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  slug: string | null;
+  public: Generated<Flag>;
+  created_at: string;
+}
+
+export interface ChannelsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  description: Generated<string>;
+  color: Generated<string>;
+  starred: Generated<Flag>;
+  created_at: string;
+}
+
+export interface ChannelItemsTable {
+  channel_id: number;
+  item_type: string;
+  item_id: number;
+  created_at: string;
+}
+
+export interface SplashPagesTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  title: Generated<string>;
+  content: Generated<string>;
+  image: Generated<string>;
+  created_at: string;
+}
+
+export interface OverlaysTable {
+  id: Generated<number>;
+  user_id: number;
+  type: string;
+  name: string;
+  message: Generated<string>;
+  button_text: Generated<string>;
+  button_link: Generated<string>;
+  created_at: string;
+}
+
+export interface BioPagesTable {
+  id: Generated<number>;
+  user_id: number;
+  alias: string;
+  name: string;
+  description: Generated<string>;
+  avatar: Generated<string>;
+  /** JSON array of {title, url}. */
+  links: Generated<string>;
+  created_at: string;
+}
+
+export interface QrCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** Public handle in `{BASE_URL}/qr/{slug}`; random so codes cannot be enumerated. */
+  slug: string;
+  name: string;
+  type: string;
+  /** JSON of the structured data the client sent. */
+  data: string;
+  /** What the code encodes (for link codes, our tracking address). */
+  payload: string;
+  background: Generated<string>;
+  foreground: Generated<string>;
+  logo: Generated<string>;
+  scans: Generated<number>;
+  unique_scans: Generated<number>;
+  created_at: string;
+}
+
+export type TargetKind = 'link' | 'qr';
+
+export interface ClicksTable {
+  id: Generated<number>;
+  target_kind: TargetKind;
+  target_id: number;
+  created_at: string;
+  country: string;
+  referrer: string;
+  browser: string;
+  os: string;
+  device: string;
+  language: string;
+  visitor_hash: string;
+}
+
+/** Running aggregates, so statistics never scan the click log. */
+export interface ClickStatsTable {
+  target_kind: TargetKind;
+  target_id: number;
+  dimension: string;
+  label: string;
+  count: number;
+}
+
+export interface ClickUniquesTable {
+  target_kind: TargetKind;
+  target_id: number;
+  visitor_hash: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  settings: SettingsTable;
+  domains: DomainsTable;
+  links: LinksTable;
+  link_pixels: LinkPixelsTable;
+  pixels: PixelsTable;
+  campaigns: CampaignsTable;
+  channels: ChannelsTable;
+  channel_items: ChannelItemsTable;
+  splash_pages: SplashPagesTable;
+  overlays: OverlaysTable;
+  bio_pages: BioPagesTable;
+  qr_codes: QrCodesTable;
+  clicks: ClicksTable;
+  click_stats: ClickStatsTable;
+  click_uniques: ClickUniquesTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type DomainRow = Selectable<DomainsTable>;
+export type LinkRow = Selectable<LinksTable>;
+export type NewLink = Insertable<LinksTable>;
+export type LinkUpdate = Updateable<LinksTable>;
+export type PixelRow = Selectable<PixelsTable>;
+export type CampaignRow = Selectable<CampaignsTable>;
+export type ChannelRow = Selectable<ChannelsTable>;
+export type QrRow = Selectable<QrCodesTable>;
+export type SplashRow = Selectable<SplashPagesTable>;
+export type OverlayRow = Selectable<OverlaysTable>;
+export type BioRow = Selectable<BioPagesTable>;

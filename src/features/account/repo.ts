@@ -1,0 +1,42 @@
+import type { Db } from '../../db/connect.js';
+import type { UserRow } from '../../db/types.js';
+
+export function findAccountByKeyHash(db: Db, keyHash: string) {
+  return db.selectFrom('users').select(['id', 'api_key_hash']).where('api_key_hash', '=', keyHash).executeTakeFirst();
+}
+
+export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+}
+
+export async function insertUser(
+  db: Db,
+  user: { email: string; username: string; password_hash: string; api_key_hash: string; created_at: string },
+): Promise<number> {
+  const row = await db.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateUser(
+  db: Db,
+  id: number,
+  changes: Partial<Pick<UserRow, 'email' | 'password_hash' | 'api_key_hash'>>,
+): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', id).execute();
+}
+
+export function listUsers(db: Db) {
+  return db.selectFrom('users').select(['id', 'email', 'username', 'created_at']).orderBy('id').execute();
+}
+
+export async function deleteUser(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', id).execute();
+}

@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/dialect.js';
+import type { UserRow } from '../../db/types.js';
+import { conflict, invalid, notFound } from '../../lib/errors.js';
+import { generateApiKey, hashApiKey, hashPassword, randomToken } from '../../lib/secrets.js';
+import { nowTimestamp } from '../../lib/time.js';
+import * as repo from './repo.js';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const USERNAME = /^[A-Za-z0-9_.-]{3,32}$/;
+export const MIN_PASSWORD = 8;
+
+export const AccountError = {
+  emailInvalid: () => invalid('Please enter a valid e-mail address.'),
+  emailTaken: () => conflict('An account with that e-mail already exists.'),
+  usernameInvalid: () => invalid('Usernames are 3 to 32 letters, digits, dots, dashes or underscores.'),
+  usernameTaken: () => conflict('That username is taken.'),
+  passwordShort: () => invalid(`Passwords must be at least ${MIN_PASSWORD} characters.`),
+  nothingToUpdate: () => invalid('Send an email or a password to update.'),
+  unknownUser: () => notFound('User'),
+};
+
+export interface AccountView {
+  id: number;
+  email: string;
+  username: string;
+  avatar: string;
+  status: string;
+  expires: string;
+  registered: string;
+}
+
+function toView(user: UserRow): AccountView {
+  const gravatar = createHash('md5').update(user.email.trim().toLowerCase()).digest('hex');
+  return {
+    id: user.id,
+    email: user.email,
+    username: user.username,
+    avatar: user.avatar || `https://www.gravatar.com/avatar/${gravatar}?d=identicon`,
+    status: user.status,
+    expires: user.expires ?? '',
+    registered: user.created_at,
+  };
+}
+
+export async function getAccount(ctx: AppContext, userId: number): Promise<AccountView> {
+  const user = await repo.findUserById(ctx.db, userId);
+  if (!user) throw AccountError.unknownUser();
+  return toView(user);
+}
+
+function checkEmail(email: string): string {
+  const value = email.trim();
+  if (!EMAIL.test(value) || value.length > 254) throw AccountError.emailInvalid();
+  return value;
+}
+
+function checkPassword(password: string): string {
+  if (password.length < MIN_PASSWORD) throw AccountError.passwordShort();
+  return password;
+}
+
+export async function updateAccount(
+  ctx: AppContext,
+  userId: number,
+  input: { email?: string; password?: string },
+): Promise<void> {
+  if (input.email === undefined && input.password === undefined) throw AccountError.nothingToUpdate();
+  const changes: { email?: string; password_hash?: string } = {};
+  if (input.email !== undefined) changes.email = checkEmail(input.email);
+  if (input.password !== undefined) changes.password_hash = await hashPassword(checkPassword(input.password));
+  try {
+    await repo.updateUser(ctx.db, userId, changes);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw AccountError.emailTaken();
+    throw error;
+  }
+}
+
+export interface CreatedUser {
+  id: number;
+  email: string;
+  username: string;
+  apiKey: string;
+}
+
+/** Registration makes the API key at once; it is shown here and never again. */
+export async function createUser(
+  ctx: AppContext,
+  input: { email: string; password?: string; username?: string },
+): Promise<CreatedUser> {
+  const email = checkEmail(input.email);
+  const username = input.username ?? email.split('@')[0]!.replace(/[^A-Za-z0-9_.-]/g, '').padEnd(3, '0').slice(0, 32);
+  if (!USERNAME.test(username)) throw AccountError.usernameInvalid();
+  const password = input.password ?? randomToken(18);
+  const apiKey = generateApiKey();
+  if (await repo.findUserByEmail(ctx.db, email)) throw AccountError.emailTaken();
+  if (await repo.findUserByUsername(ctx.db, username)) throw AccountError.usernameTaken();
+  try {
+    const id = await repo.insertUser(ctx.db, {
+      email,
+      username,
+      password_hash: await hashPassword(checkPassword(password)),
+      api_key_hash: hashApiKey(apiKey),
+      created_at: nowTimestamp(),
+    });
+    return { id, email, username, apiKey };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict('That e-mail or username is already registered.');
+    throw error;
+  }
+}
+
+/** A new key replaces the old one at once: the old key's hash no longer matches any account. */
+export async function rotateKey(ctx: AppContext, email: string): Promise<CreatedUser> {
+  const user = await repo.findUserByEmail(ctx.db, email.trim());
+  if (!user) throw AccountError.unknownUser();
+  const apiKey = generateApiKey();
+  await repo.updateUser(ctx.db, user.id, { api_key_hash: hashApiKey(apiKey) });
+  return { id: user.id, email: user.email, username: user.username, apiKey };
+}
+
+export async function deleteUserByEmail(ctx: AppContext, email: string): Promise<{ id: number; email: string }> {
+  const user = await repo.findUserByEmail(ctx.db, email.trim());
+  if (!user) throw AccountError.unknownUser();
+  await repo.deleteUser(ctx.db, user.id);
+  return { id: user.id, email: user.email };
+}
+
+export function listUsers(ctx: AppContext) {
+  return repo.listUsers(ctx.db);
+}
+

@@ -1,0 +1,80 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorKind } from '../lib/errors.js';
+
+/** The one table from domain error kinds to HTTP status. */
+const STATUS: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  notFound: 404,
+  conflict: 409,
+  tooLarge: 413,
+  rateLimited: 429,
+  unavailable: 503,
+};
+
+/** Framework errors that are the caller's doing, with the message we give instead of Fastify's. */
+const FRAMEWORK: Record<string, [number, string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'The request body is larger than 1 MB.'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Send the request body as JSON with Content-Type: application/json.'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'The Content-Length header does not match the body.'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'The JSON body is empty.'],
+  FST_ERR_BAD_URL: [400, 'The request path is not valid.'],
+  FST_ERR_ASYNC_CONSTRAINT: [400, 'The request could not be routed.'],
+};
+
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query parameter', params: 'path parameter' };
+
+/** Turns the first schema violation into a sentence that names the field. */
+export function validationMessage(issues: AjvIssue[], part = 'body'): string {
+  const issue = issues[0];
+  if (!issue) return 'The request is not valid.';
+  const path = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const where = PART_NAMES[part] ?? part;
+  if (issue.keyword === 'required') {
+    const field = [path, String(issue.params.missingProperty)].filter(Boolean).join('.');
+    return `The ${where} field "${field}" is required.`;
+  }
+  const field = path || (part === 'body' ? 'body' : where);
+  const detail = issue.keyword === 'type' ? `must be ${article(String(issue.params.type))}` : issue.message ?? 'is not valid';
+  return `The ${where === 'body' ? 'field' : where} "${field}" ${detail}.`;
+}
+
+function article(type: string): string {
+  const name = type.replace(/,/g, ' or ');
+  return /^[aeiou]/.test(name) ? `an ${name}` : `a ${name}`;
+}
+
+export function statusAndMessage(error: FastifyError | AppError | Error): [number, string] {
+  if (error instanceof AppError) return [STATUS[error.kind], error.message];
+  const fe = error as FastifyError & { validationContext?: string };
+  if (fe.validation) return [400, validationMessage(fe.validation as AjvIssue[], fe.validationContext)];
+  if (fe.code && FRAMEWORK[fe.code]) return FRAMEWORK[fe.code]!;
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) return [fe.statusCode, fe.message];
+  return [500, 'Something went wrong on our side. Please try again.'];
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    const [status, message] = statusAndMessage(error);
+    if (status >= 500) req.log.error({ err: error }, 'request failed');
+    reply.status(status).type('application/json; charset=utf-8').send({ error: 1, message });
+  });
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api')) {
+      reply.status(404).send({ error: 1, message: 'There is no such API endpoint. See /docs for the reference.' });
+    } else {
+      reply.status(404).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
+    }
+  });
+}
+
+const NOT_FOUND_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found · Redirectory</title></head>' +
+  '<body><h1>Not found</h1><p>This link does not exist.</p></body></html>';

@@ -1,0 +1,11 @@
+/**
+ * The one place cache keys are built, so a writer and a reader can never disagree on a key.
+ * Hosts are lower-cased; aliases keep their case (aliases are case-sensitive).
+ */
+export const cacheKeys = {
+  link: (host: string, alias: string) => `l:${host.toLowerCase()}/${alias}`,
+  domainRoot: (host: string) => `d:${host.toLowerCase()}`,
+  apiKey: (keyHash: string) => `k:${keyHash}`,
+  rateLimit: (bucket: string, windowStart: number) => `rl:${bucket}:${windowStart}`,
+  campaignRotator: (slug: string) => `r:${slug}`,
+};

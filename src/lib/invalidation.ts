@@ -1,0 +1,31 @@
+/**
+ * Cache invalidation: the service that writes publishes the cache key it changed; every cache that
+ * holds that key drops it. Locally this is a plain fan-out; with REDIS_URL the same keys also travel
+ * to the other nodes (see src/lib/redis-invalidation.ts when present).
+ */
+export type InvalidationListener = (key: string) => void;
+
+export interface Invalidation {
+  publish(key: string): void;
+  subscribe(listener: InvalidationListener): void;
+  close(): Promise<void>;
+}
+
+export class LocalInvalidation implements Invalidation {
+  private readonly listeners: InvalidationListener[] = [];
+
+  publish(key: string): void {
+    this.deliver(key);
+  }
+
+  subscribe(listener: InvalidationListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Delivers to this node's listeners only (used by transports that receive from other nodes). */
+  deliver(key: string): void {
+    for (const listener of this.listeners) listener(key);
+  }
+
+  async close(): Promise<void> {}
+}

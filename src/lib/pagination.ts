@@ -1,0 +1,50 @@
+import { Type } from 'typebox';
+
+export const DEFAULT_PAGE_SIZE = 15;
+export const MAX_PAGE_SIZE = 1000;
+
+/** Query schema shared by every list endpoint; out-of-range values are clamped, not refused. */
+export const PageQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ description: `Results per page, default ${DEFAULT_PAGE_SIZE}, capped at ${MAX_PAGE_SIZE}` })),
+  page: Type.Optional(Type.Integer({ description: 'Page number, from 1' })),
+});
+
+export interface Page {
+  limit: number;
+  page: number;
+  offset: number;
+}
+
+export function toPage(query: { limit?: number; page?: number }): Page {
+  const limit = Math.min(Math.max(query.limit ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
+  const page = Math.max(query.page ?? 1, 1);
+  return { limit, page, offset: (page - 1) * limit };
+}
+
+export interface ListData<T> {
+  result: number;
+  perpage: number;
+  currentpage: number;
+  nextpage: number;
+  maxpage: number;
+  items: T[];
+}
+
+/** The spec's list arithmetic: `result` is the total, `nextpage` 0 on the last page. */
+export function listData<T>(page: Page, total: number, items: T[]): ListData<T> {
+  const maxpage = Math.max(Math.ceil(total / page.limit), 1);
+  return {
+    result: total,
+    perpage: page.limit,
+    currentpage: page.page,
+    nextpage: page.page < maxpage ? page.page + 1 : 0,
+    maxpage,
+    items,
+  };
+}
+
+/** Wraps list data in the spec's envelope, with `error` as the string "0" and the collection under `key`. */
+export function listEnvelope<K extends string, T>(key: K, data: ListData<T>) {
+  const { items, ...counts } = data;
+  return { error: '0' as const, data: { ...counts, [key]: items } as Omit<ListData<T>, 'items'> & Record<K, T[]> };
+}

@@ -1,0 +1,51 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
+
+/** API keys are 256-bit random secrets: a fast hash is enough to store them, argon2 would only slow every request. */
+export function generateApiKey(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export function sameHash(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** Passwords (accounts and links) are low-entropy: argon2id. */
+export function hashPassword(password: string): Promise<string> {
+  return argonHash(password);
+}
+
+export async function verifyPassword(stored: string, password: string): Promise<boolean> {
+  try {
+    return await argonVerify(stored, password);
+  } catch {
+    return false;
+  }
+}
+
+export function hmac(secret: string, value: string): string {
+  return createHmac('sha256', secret).update(value).digest('base64url');
+}
+
+export function randomToken(bytes = 24): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+const ALPHABET = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** Random alias from an alphabet without look-alikes (0/O, 1/l/I). */
+export function randomAlias(length = 7): string {
+  const bytes = randomBytes(length * 2);
+  let out = '';
+  for (let i = 0; out.length < length && i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b < 256 - (256 % ALPHABET.length)) out += ALPHABET[b % ALPHABET.length];
+  }
+  return out.length === length ? out : randomAlias(length);
+}

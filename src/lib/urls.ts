@@ -1,0 +1,30 @@
+import { invalid } from './errors.js';
+
+export const MAX_URL_LENGTH = 8192;
+const SCHEMES = new Set(['http:', 'https:']);
+
+/**
+ * Destinations must be absolute http(s) URLs; javascript:, data:, file: and the rest are refused.
+ * Internationalized hosts and paths are accepted; the returned URL is the ASCII form for Location headers.
+ */
+export function checkHttpUrl(value: string, field: string): URL {
+  const trimmed = value.trim();
+  if (trimmed.length === 0) throw invalid(`${field} is required.`);
+  if (trimmed.length > MAX_URL_LENGTH) throw invalid(`${field} is longer than ${MAX_URL_LENGTH} characters.`);
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    throw invalid(`${field} must be a valid http or https URL.`);
+  }
+  if (!SCHEMES.has(url.protocol)) throw invalid(`${field} must start with http:// or https://.`);
+  if (!url.hostname) throw invalid(`${field} must have a host name.`);
+  return url;
+}
+
+/** Same check for optional fields: empty means "none". */
+export function optionalHttpUrl(value: string | undefined, field: string): string {
+  if (value === undefined || value.trim() === '') return '';
+  checkHttpUrl(value, field);
+  return value.trim();
+}
