@@ -11,6 +11,8 @@ import { linkRoutes } from './features/links/routes.js';
 import { pageRoutes } from './features/pages/routes.js';
 import { pixelRoutes } from './features/pixels/routes.js';
 import { qrRoutes } from './features/qr/routes.js';
+import { campaignPublicRoutes } from './features/campaigns/public-routes.js';
+import { qrPublicRoutes } from './features/qr/public-routes.js';
 import { publicRoutes } from './features/redirect/routes.js';
 import { apiGate } from './http/auth.js';
 import { ErrorBody } from './http/envelopes.js';
@@ -51,7 +53,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   }, { prefix: '/api' });
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  publicRoutes(app, ctx);
+  qrPublicRoutes(app, ctx);
+  campaignPublicRoutes(app, ctx);
+  publicRoutes(app, ctx); // last: it owns the catch-all /:alias
   return app;
 }
 

@@ -2,6 +2,7 @@ import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
 import { connect, type Db, type DbHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { ClickRecorder } from './features/stats/recorder.js';
 import { LocalInvalidation, type Invalidation } from './lib/invalidation.js';
 import { randomToken } from './lib/secrets.js';
 
@@ -13,6 +14,8 @@ export interface AppContext {
   /** Signs cookies and salts visitor hashes; shared by all nodes through the settings table. */
   secret: string;
   invalidation: Invalidation;
+  /** Batches clicks and scans off the request path; flushed on close. */
+  clicks: ClickRecorder;
   log: Logger;
   /** Closers run in reverse order of registration on shutdown. */
   onClose(closer: () => Promise<void> | void): void;
@@ -41,6 +44,7 @@ export async function createContext(config: Config, log: Logger = createLogger(c
     dbHandle,
     secret,
     invalidation: new LocalInvalidation(),
+    clicks: new ClickRecorder({ db: dbHandle.db, log, secret, flushMs: config.CLICK_FLUSH_MS, batchMax: config.CLICK_BATCH_MAX }),
     log,
     onClose: (closer) => void closers.push(closer),
     close: async () => {
@@ -48,6 +52,7 @@ export async function createContext(config: Config, log: Logger = createLogger(c
     },
   };
   ctx.onClose(() => ctx.invalidation.close());
+  ctx.onClose(() => ctx.clicks.close()); // runs before the database closes
   return ctx;
 }
 

@@ -8,4 +8,5 @@ export const cacheKeys = {
   apiKey: (keyHash: string) => `k:${keyHash}`,
   rateLimit: (bucket: string, windowStart: number) => `rl:${bucket}:${windowStart}`,
   campaignRotator: (slug: string) => `r:${slug}`,
+  qr: (slug: string) => `q:${slug}`,
 };
