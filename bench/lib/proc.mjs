@@ -1,0 +1,84 @@
+// Process helpers for the benchmark: start, wait for a port, read CPU time and RSS from /proc.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+
+const TICKS_PER_SECOND = 100; // Linux USER_HZ
+
+export function start(command, args, env = {}) {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  child.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return child;
+}
+
+export async function waitForPort(port, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ok = await new Promise((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => { socket.end(); resolve(true); });
+      socket.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`nothing listened on port ${port} within ${timeoutMs} ms`);
+}
+
+/** A process and its children (node:cluster workers), so WORKERS=N is measured whole. */
+function family(pid) {
+  let children = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {}
+  return [pid, ...children.flatMap(family)];
+}
+
+/** CPU seconds (user + system) the process family has used so far. */
+export function cpuSeconds(pid) {
+  let ticks = 0;
+  for (const p of family(pid)) {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {}
+  }
+  return ticks / TICKS_PER_SECOND;
+}
+
+/** Resident memory of the process family in MB. */
+export function rssMb(pid) {
+  let kb = 0;
+  for (const p of family(pid)) {
+    try {
+      const match = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
+      kb += match ? Number(match[1]) : 0;
+    } catch {}
+  }
+  return kb / 1024;
+}
+
+export async function stop(child, timeoutMs = 30_000) {
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const result = await child.exited;
+  clearTimeout(timer);
+  return result;
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export async function freePort() {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,116 @@
+// `npm run bench`: Redirectory's redirect against bare node:http, alternated A B A B A B in one run.
+// BENCH_QUICK=1 runs a short version (CI runs it so the benchmark keeps working; it does not judge figures).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { cpuSeconds, freePort, median, rssMb, start, stop, waitForPort } from './lib/proc.mjs';
+
+const QUICK = process.env.BENCH_QUICK === '1';
+const RUN = { duration: QUICK ? 1 : 5, reps: QUICK ? 1 : 3, connections: 50 };
+const BIG = QUICK ? 20_000 : 1_000_000;
+const CLICKS = QUICK ? 20_000 : 1_000_000;
+const HOST = 'bench.test';
+const dir = mkdtempSync(join(tmpdir(), 'redirectory-bench-'));
+const rows = [];
+
+function seed(name, links, clicks = 0) {
+  const path = join(dir, `${name}.db`);
+  return { path, ...JSON.parse(execFileSync('node', ['bench/seed.mjs', path, String(links), String(clicks)], { encoding: 'utf8' })) };
+}
+
+async function server(db, env = {}) {
+  const port = await freePort();
+  const child = start('node', ['dist/server.js'], {
+    PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${db.path}`, BASE_URL: `http://${HOST}`,
+    TRUST_PROXY: 'true', LOG_LEVEL: 'warn', ...env,
+  });
+  await waitForPort(port);
+  return { child, port, db, served: 0 };
+}
+
+function load(port, spec) {
+  const out = execFileSync('node', ['bench/load.mjs', JSON.stringify({ url: `http://127.0.0.1:${port}`, host: HOST, connections: RUN.connections, duration: RUN.duration, ...spec })], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  return JSON.parse(out);
+}
+
+/** One measured run: load from a separate process, server CPU read from /proc around it. */
+function measure(target, spec) {
+  const cpuBefore = cpuSeconds(target.child.pid);
+  const result = load(target.port, spec);
+  const cpu = cpuSeconds(target.child.pid) - cpuBefore;
+  target.served += result.ok;
+  return { ...result, cpuUs: (cpu * 1e6) / Math.max(result.requests, 1), rss: rssMb(target.child.pid) };
+}
+
+/** Baseline and Redirectory alternate so machine drift cancels out; medians are compared. */
+function compare(name, baseline, target, spec) {
+  const a = [];
+  const b = [];
+  for (let i = 0; i < RUN.reps; i++) {
+    a.push(measure(baseline, spec));
+    b.push(measure(target, spec));
+  }
+  const pick = (runs, key) => median(runs.map((r) => r[key]));
+  const row = {
+    scenario: name,
+    rps: pick(b, 'rps'), p50: pick(b, 'p50'), p99: pick(b, 'p99'), cpuUs: pick(b, 'cpuUs'), rss: Math.max(...b.map((r) => r.rss)),
+    baseRps: pick(a, 'rps'), baseCpuUs: pick(a, 'cpuUs'),
+    errors: b.reduce((n, r) => n + r.errors + (r.requests - r.ok), 0),
+  };
+  row.ratio = row.rps / row.baseRps;
+  rows.push(row);
+  return row;
+}
+
+/** Stops a server gracefully and compares the clicks it recorded with the 2xx/3xx the load generator saw. */
+async function clicksLost(target) {
+  const { code } = await stop(target.child);
+  if (code !== 0) throw new Error(`server exited with ${code} on SIGTERM`);
+  const db = new Database(target.db.path, { readonly: true });
+  const { recorded } = db.prepare("SELECT COALESCE(SUM(clicks), 0) AS recorded FROM links WHERE alias <> 'stats-link'").get();
+  db.close();
+  return target.served - recorded;
+}
+
+
+const basePort = await freePort();
+const baseline = { child: start('node', ['bench/baseline.mjs'], { PORT: String(basePort) }), port: basePort, served: 0 };
+await waitForPort(basePort);
+
+const small = await server(seed('small', 1000));
+const big = await server(seed('big', BIG, CLICKS));
+const direct = compare('direct, 1k links', baseline, small, { paths: { prefix: 'd', count: 1000 } });
+const grown = compare(`direct, ${BIG / 1000}k links`, baseline, big, { paths: { prefix: 'd', count: BIG } });
+const targeted = compare('device+geo+language targets', baseline, small, { paths: { prefix: 't', count: 1000 } });
+compare('with parameters', baseline, small, { paths: { prefix: 'p', count: 1000 } });
+const rssBig = rssMb(big.child.pid);
+
+const stats = measure(big, { path: `/api/url/${big.db.statsLinkId}`, headers: { authorization: `Bearer ${big.db.apiKey}` } });
+big.served -= stats.ok; // API answers are not clicks
+const lost = (await clicksLost(small)) + (await clicksLost(big));
+
+const workers = await server(seed('workers', 1000), { WORKERS: '2' });
+compare('direct, 1k links, WORKERS=2', baseline, workers, { paths: { prefix: 'd', count: 1000 } });
+const workersLost = await clicksLost(workers);
+
+const creator = await server(seed('create', 0), { RATE_LIMIT_MAX: '1000000000' });
+const created = measure(creator, {
+  method: 'POST', path: '/api/url/add', body: '{"url":"https://example.com/new/[<id>]"}',
+  headers: { authorization: `Bearer ${creator.db.apiKey}`, 'content-type': 'application/json' },
+});
+await stop(creator.child);
+await stop(baseline.child);
+rmSync(dir, { recursive: true, force: true });
+
+const fmt = (n, d = 0) => n.toFixed(d).padStart(9);
+console.log(`\nRedirectory benchmark (${QUICK ? 'quick' : 'full'}: ${RUN.reps}x A/B of ${RUN.duration}s, ${RUN.connections} connections)`);
+console.log('scenario                          req/s      p50      p99  CPU µs/req  ratio  base req/s  base µs/req   RSS MB  non-3xx');
+for (const r of rows) {
+  console.log(`${r.scenario.padEnd(30)}${fmt(r.rps)}${fmt(r.p50, 1)}${fmt(r.p99, 1)}${fmt(r.cpuUs, 1)}   ${r.ratio.toFixed(2)}${fmt(r.baseRps)}   ${fmt(r.baseCpuUs, 1)}${fmt(r.rss)}${fmt(r.errors)}`);
+}
+console.log(`link creation: ${created.rps.toFixed(0)} links/s (${created.ok} created, p99 ${created.p99} ms)`);
+console.log(`GET /api/url/{id} with ${CLICKS} clicks: p50 ${stats.p50} ms, p99 ${stats.p99} ms`);
+console.log(`clicks lost: ${lost} single-process, ${workersLost} with WORKERS=2`);
+console.log(`bench: redirect_ratio=${direct.ratio.toFixed(2)} targeted_ratio=${targeted.ratio.toFixed(2)} growth_ratio=${(grown.ratio / direct.ratio).toFixed(2)} clicks_lost=${lost + workersLost} create_per_s=${created.rps.toFixed(0)} stats_p99_ms=${stats.p99} rss_mb=${rssBig.toFixed(0)}`);

@@ -1,0 +1,66 @@
+// Seeds a benchmark database directly and fast: N direct links, targeted and parameter links, and one
+// link carrying CLICKS recorded clicks with their running aggregates. Prints {apiKey, statsLinkId}.
+import Database from 'better-sqlite3';
+import { loadConfig } from '../dist/config.js';
+import { createContext } from '../dist/context.js';
+import { createUser } from '../dist/features/account/service.js';
+
+const [dbPath, linkCount, clickCount] = [process.argv[2], Number(process.argv[3]), Number(process.argv[4] ?? 0)];
+const TARGETED = 1000;
+const NOW = new Date().toISOString().slice(0, 19).replace('T', ' ');
+
+const { pino } = await import('pino');
+const ctx = await createContext(loadConfig({ DATABASE_URL: `sqlite:${dbPath}`, LOG_LEVEL: 'silent' }), pino({ level: 'silent' }));
+const user = await createUser(ctx, { email: 'bench@example.com', username: 'bench' });
+await ctx.close();
+
+const db = new Database(dbPath);
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = OFF');
+const insert = db.prepare(`INSERT INTO links (user_id, alias, long_url, device_targets, geo_targets, language_targets, parameters, created_at, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+
+const targets = {
+  device: JSON.stringify([{ device: 'iphone', link: 'https://apps.example.com/ios' }, { device: 'android', link: 'https://apps.example.com/android' }]),
+  geo: JSON.stringify([{ location: 'germany', link: 'https://example.de/' }, { location: 'united kingdom', link: 'https://example.co.uk/' }]),
+  language: JSON.stringify([{ language: 'fr', link: 'https://example.fr/' }, { language: 'es', link: 'https://example.es/' }]),
+  params: JSON.stringify([{ name: 'utm_source', value: 'bench' }, { name: 'utm_medium', value: 'short link' }]),
+};
+
+db.transaction(() => {
+  for (let i = 0; i < linkCount; i++) insert.run(user.id, `d${i}`, `https://example.com/articles/${i}?ref=short`, '[]', '[]', '[]', '[]', NOW, NOW);
+  for (let i = 0; i < TARGETED; i++) {
+    insert.run(user.id, `t${i}`, `https://example.com/t/${i}`, targets.device, targets.geo, targets.language, '[]', NOW, NOW);
+    insert.run(user.id, `p${i}`, `https://example.com/p/${i}?a=1`, '[]', '[]', '[]', targets.params, NOW, NOW);
+  }
+})();
+
+const statsLinkId = Number(insert.run(user.id, 'stats-link', 'https://example.com/popular', '[]', '[]', '[]', '[]', NOW, NOW).lastInsertRowid);
+if (clickCount > 0) seedClicks(statsLinkId, clickCount);
+db.close();
+process.stdout.write(JSON.stringify({ apiKey: user.apiKey, statsLinkId }));
+
+/** Raw click rows plus the aggregates the recorder keeps, computed from those rows. */
+function seedClicks(linkId, count) {
+  const countries = ['United States', 'Germany', 'United Kingdom', 'France', 'Spain', 'Japan', 'Brazil', 'India', 'Canada', 'Italy', 'Mexico', 'Poland'];
+  const referrers = ['facebook.com', 't.co', 'google.com', 'direct', 'news.example.org', 'reddit.com', 'linkedin.com'];
+  const browsers = ['Chrome', 'Safari', 'Firefox', 'Edge', 'Samsung Internet'];
+  const oses = ['Windows', 'iOS', 'Android', 'macOS', 'Linux'];
+  const click = db.prepare(`INSERT INTO clicks (target_kind, target_id, created_at, country, referrer, browser, os, device, language, visitor_hash)
+    VALUES ('link', ?, ?, ?, ?, ?, ?, 'desktop', 'en', ?)`);
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      click.run(linkId, NOW, countries[i % 12], referrers[i % 7], browsers[i % 5], oses[i % 5], `v${i % 400000}`);
+    }
+  })();
+  for (const [dimension, column] of [['country', 'country'], ['referrer', 'referrer'], ['browser', 'browser'], ['os', 'os']]) {
+    db.prepare(`INSERT INTO click_stats (target_kind, target_id, dimension, label, count)
+      SELECT 'link', ?, ?, ${column}, COUNT(*) FROM clicks WHERE target_kind = 'link' AND target_id = ? GROUP BY ${column}`).run(linkId, dimension, linkId);
+  }
+  const social = { facebook: 'facebook.com', twitter: 't.co', reddit: 'reddit.com', linkedin: 'linkedin.com', google: 'google.com' };
+  for (const [network, host] of Object.entries(social)) {
+    db.prepare(`INSERT INTO click_stats (target_kind, target_id, dimension, label, count)
+      SELECT 'link', ?, 'social', ?, COUNT(*) FROM clicks WHERE target_kind = 'link' AND target_id = ? AND referrer = ?`).run(linkId, network, linkId, host);
+  }
+  db.prepare('UPDATE links SET clicks = ?, unique_clicks = 400000 WHERE id = ?').run(count, linkId);
+}
