@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** Tiny HTML helpers for the public pages: one escaper, one layout, one set of security headers. */
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -17,7 +19,13 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
 
 const STYLE =
   'body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#222;line-height:1.5}' +
-  'a{color:#0b57d0}ul{padding-left:1.2rem}li{margin:.4rem 0}';
+  'a{color:#0b57d0}ul{padding-left:1.2rem}li{margin:.4rem 0}img{max-width:100%}' +
+  'body.full{max-width:none;margin:0;padding:0;overflow:hidden}iframe.full{border:0;width:100%;height:100vh;display:block}' +
+  '.box{position:fixed;left:1rem;right:1rem;bottom:1rem;max-width:34rem;margin:auto;background:#fff;padding:1rem;' +
+  'border-radius:.5rem;box-shadow:0 2px 14px rgba(0,0,0,.35)}.box[hidden]{display:none}' +
+  '.btn{display:inline-block;padding:.5rem 1rem;border-radius:.3rem;background:#0b57d0;color:#fff;text-decoration:none;border:0}' +
+  'input,textarea{display:block;width:100%;box-sizing:border-box;margin:.3rem 0 .8rem;padding:.4rem}' +
+  '.error{color:#b3261e}.avatar{width:6rem;height:6rem;border-radius:50%;object-fit:cover}';
 
 /**
  * The shared page layout. `title` is plain text (escaped here); `body` is HTML the caller built with
@@ -30,4 +38,90 @@ export function page(input: { title: string; body: string }): string {
     `<title>${escapeHtml(input.title)}</title><style>${STYLE}</style></head>` +
     `<body>${input.body}</body></html>`
   );
+}
+
+/** HTML that is already safe: built by `html` or a trusted constant. Anything else is escaped. */
+export class SafeHtml {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+export const raw = (value: string): SafeHtml => new SafeHtml(value);
+
+function interpolate(value: unknown): string {
+  if (value instanceof SafeHtml) return value.value;
+  if (Array.isArray(value)) return value.map(interpolate).join('');
+  if (value === null || value === undefined || value === false) return '';
+  return escapeHtml(String(value));
+}
+
+/**
+ * Template tag that escapes every interpolated value (text and quoted attributes alike) unless it is
+ * SafeHtml, so a page cannot forget to escape a user value. Arrays are joined; null/false render nothing.
+ */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
+  let out = strings[0]!;
+  for (let i = 0; i < values.length; i++) out += interpolate(values[i]) + strings[i + 1]!;
+  return new SafeHtml(out);
+}
+
+/** An inline script with its CSP hash; build once at module load (or per compiled link), never per request. */
+export interface InlineScript {
+  code: string;
+  source: string;
+}
+
+export function inlineScript(code: string): InlineScript {
+  return { code, source: `'sha256-${createHash('sha256').update(code).digest('base64')}'` };
+}
+
+const STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+
+/** Extra CSP sources per directive, added to the strict default (no scripts, our one stylesheet). */
+export type CspExtra = Partial<Record<'script-src' | 'img-src' | 'frame-src' | 'connect-src' | 'form-action' | 'style-src', string>>;
+
+export function buildCsp(scripts: InlineScript[] = [], extra: CspExtra = {}): string {
+  const directives: Record<string, string> = {
+    'default-src': "'none'",
+    'style-src': STYLE_SOURCE,
+    'img-src': 'https: data:',
+    'base-uri': "'none'",
+    'form-action': "'self'",
+    'frame-ancestors': "'none'",
+  };
+  if (scripts.length > 0) directives['script-src'] = scripts.map((s) => s.source).join(' ');
+  for (const [name, sources] of Object.entries(extra)) {
+    directives[name] = directives[name] ? `${directives[name]} ${sources}` : sources!;
+  }
+  return Object.entries(directives).map(([name, sources]) => `${name} ${sources}`).join('; ');
+}
+
+/** Response headers of a page with its own CSP (scripts by hash, framing, forms). */
+export function pageHeaders(csp: string): Record<string, string> {
+  return { ...PAGE_HEADERS, 'content-security-policy': csp };
+}
+
+export interface LayoutInput {
+  title: string;
+  body: SafeHtml;
+  /** Extra head elements (meta tags), built with `html`. */
+  head?: SafeHtml;
+  scripts?: InlineScript[];
+  /** Class on <body>, for full-window layouts (frames). */
+  bodyClass?: string;
+  csp?: CspExtra;
+}
+
+export interface RenderedPage {
+  html: string;
+  csp: string;
+}
+
+/** The layout plus the CSP that fits it: inline scripts are allowed by hash only. */
+export function renderPage(input: LayoutInput): RenderedPage {
+  const scripts = input.scripts ?? [];
+  const doc = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${input.title}</title>${input.head ?? ''}${raw(`<style>${STYLE}</style>`)}</head><body${input.bodyClass ? raw(` class="${escapeHtml(input.bodyClass)}"`) : ''}>${input.body}${scripts.map((s) => raw(`<script>${s.code}</script>`))}</body></html>`;
+  return { html: doc.value, csp: buildCsp(scripts, input.csp) };
 }
