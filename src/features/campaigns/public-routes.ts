@@ -1,5 +1,55 @@
+import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { App } from '../../http/types.js';
+import { escapeHtml, page, PAGE_HEADERS } from '../../lib/html.js';
+import { findPublicList, type PublicList } from './public-service.js';
+import { Rotator } from './rotator.js';
 
-/** Stub: /r/{slug} rotator and /u/{username}/{slug}-{id} public list (filled in by the campaigns feature). */
-export function campaignPublicRoutes(_app: App, _ctx: AppContext): void {}
+const header = (req: FastifyRequest, name: string) => String(req.headers[name] ?? '');
+
+/** The rotator at /r/{slug} and the public list at /u/{username}/{slug}-{id}; no API key, HTML 404s. */
+export function campaignPublicRoutes(app: App, ctx: AppContext): void {
+  const rotator = new Rotator(ctx);
+
+  app.get('/r/:slug', {
+    schema: {
+      tags: ['public'], summary: 'Campaign rotator', params: Type.Object({ slug: Type.String() }), security: [],
+      description: "302 to the campaign's links in turn (round-robin per node, up to 1000 links). Expired links are skipped; " +
+        'password-protected links go through their short URL so the password is still asked. HEAD answers without turning or counting.',
+    },
+  }, async (req, reply) => {
+    const target = await rotator.next(req.params.slug, req.method === 'GET');
+    if (!target) return reply.callNotFound();
+    if (target.count && req.method === 'GET') {
+      ctx.clicks.record('link', target.linkId, {
+        ip: req.ip, userAgent: header(req, 'user-agent'), referer: header(req, 'referer'),
+        acceptLanguage: header(req, 'accept-language'), at: Date.now(),
+      });
+    }
+    return reply.header('cache-control', 'no-store').redirect(target.url, 302);
+  });
+
+  app.get('/u/:username/:tail', {
+    schema: {
+      tags: ['public'], summary: 'Public list of a campaign', params: Type.Object({ username: Type.String(), tail: Type.String() }), security: [],
+      description: 'HTML list of the campaign links when the campaign is public, `username` owns it and the tail is its current `{slug}-{id}`; 404 otherwise.',
+    },
+  }, async (req, reply) => {
+    const list = await findPublicList(ctx, req.params.username, req.params.tail);
+    if (!list) return reply.callNotFound();
+    return send(reply, render(list));
+  });
+}
+
+function render(list: PublicList): string {
+  const items = list.links
+    .map((link) => `<li><a href="${escapeHtml(link.href)}" rel="nofollow noopener">${escapeHtml(link.label)}</a></li>`)
+    .join('');
+  const body = `<h1>${escapeHtml(list.name)}</h1>` + (items ? `<ul>${items}</ul>` : '<p>This campaign has no links yet.</p>');
+  return page({ title: `${list.name} · Redirectory`, body });
+}
+
+function send(reply: FastifyReply, html: string) {
+  return reply.headers(PAGE_HEADERS).header('cache-control', 'no-cache').send(html);
+}

@@ -1,0 +1,109 @@
+import type { Db } from '../../db/connect.js';
+import type { Page } from '../../lib/pagination.js';
+
+const CAMPAIGN_COLUMNS = ['campaigns.id', 'campaigns.name', 'campaigns.slug', 'campaigns.public', 'users.username'] as const;
+
+export type CampaignWithOwner = { id: number; name: string; slug: string | null; public: number; username: string };
+
+function withOwner(db: Db) {
+  return db.selectFrom('campaigns').innerJoin('users', 'users.id', 'campaigns.user_id').select(CAMPAIGN_COLUMNS);
+}
+
+export function findCampaign(db: Db, userId: number, id: number): Promise<CampaignWithOwner | undefined> {
+  return withOwner(db).where('campaigns.id', '=', id).where('campaigns.user_id', '=', userId).executeTakeFirst();
+}
+
+/** The public list page: found by id, then checked against the username and public flag by the caller. */
+export function findCampaignById(db: Db, id: number): Promise<CampaignWithOwner | undefined> {
+  return withOwner(db).where('campaigns.id', '=', id).executeTakeFirst();
+}
+
+export async function countCampaigns(db: Db, userId: number): Promise<number> {
+  const row = await db.selectFrom('campaigns').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function listCampaigns(db: Db, userId: number, page: Page): Promise<CampaignWithOwner[]> {
+  return withOwner(db).where('campaigns.user_id', '=', userId)
+    .orderBy('campaigns.id', 'desc').limit(page.limit).offset(page.offset).execute();
+}
+
+export async function namesStartingWith(db: Db, userId: number, prefix: string): Promise<Set<string>> {
+  const rows = await db.selectFrom('campaigns').select('name')
+    .where('user_id', '=', userId).where('name', 'like', `${prefix}%`).execute();
+  return new Set(rows.map((r) => r.name));
+}
+
+/** Another campaign of the same account with this name (excluding `exceptId`). */
+export async function nameTaken(db: Db, userId: number, name: string, exceptId = 0): Promise<boolean> {
+  const row = await db.selectFrom('campaigns').select('id')
+    .where('user_id', '=', userId).where('name', '=', name).where('id', '!=', exceptId).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function slugTaken(db: Db, slug: string, exceptId = 0): Promise<boolean> {
+  const row = await db.selectFrom('campaigns').select('id').where('slug', '=', slug).where('id', '!=', exceptId).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertCampaign(
+  db: Db,
+  values: { user_id: number; name: string; slug: string | null; public: number; created_at: string },
+): Promise<number> {
+  const row = await db.insertInto('campaigns').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateCampaign(db: Db, id: number, changes: { name: string; slug: string | null; public: number }): Promise<void> {
+  await db.updateTable('campaigns').set(changes).where('id', '=', id).execute();
+}
+
+/** Links leave the campaign (they are kept) before it goes, in one transaction. Returns their ids. */
+export function deleteCampaign(db: Db, id: number): Promise<number[]> {
+  return db.transaction().execute(async (trx) => {
+    const links = await trx.selectFrom('links').select('id').where('campaign_id', '=', id).execute();
+    await trx.updateTable('links').set({ campaign_id: null }).where('campaign_id', '=', id).execute();
+    await trx.deleteFrom('campaigns').where('id', '=', id).execute();
+    return links.map((l) => l.id);
+  });
+}
+
+/** The caller's link, for the assign check; campaign_id tells which rotator loses it. */
+export function findOwnLink(db: Db, userId: number, linkId: number) {
+  return db.selectFrom('links').select(['id', 'campaign_id']).where('id', '=', linkId).where('user_id', '=', userId).executeTakeFirst();
+}
+
+export async function setLinkCampaign(db: Db, linkId: number, campaignId: number): Promise<void> {
+  await db.updateTable('links').set({ campaign_id: campaignId }).where('id', '=', linkId).execute();
+}
+
+export async function slugOfCampaign(db: Db, id: number): Promise<string | null> {
+  const row = await db.selectFrom('campaigns').select('slug').where('id', '=', id).executeTakeFirst();
+  return row?.slug ?? null;
+}
+
+export function findCampaignIdBySlug(db: Db, slug: string) {
+  return db.selectFrom('campaigns').select('id').where('slug', '=', slug).executeTakeFirst();
+}
+
+export interface CampaignLinkRow {
+  id: number;
+  alias: string;
+  title: string;
+  long_url: string;
+  password_hash: string | null;
+  expiry: string | null;
+  scheme: string | null;
+  host: string | null;
+}
+
+/** The campaign's links in a stable order, with their domain for short URLs and cache keys. */
+export function campaignLinks(db: Db, campaignId: number, limit: number): Promise<CampaignLinkRow[]> {
+  return db.selectFrom('links')
+    .leftJoin('domains', 'domains.id', 'links.domain_id')
+    .select(['links.id', 'links.alias', 'links.title', 'links.long_url', 'links.password_hash', 'links.expiry', 'domains.scheme', 'domains.host'])
+    .where('links.campaign_id', '=', campaignId)
+    .orderBy('links.id')
+    .limit(limit)
+    .execute();
+}
