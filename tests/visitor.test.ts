@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import {
+  countryOf, describeAgent, deviceNames, isBot, primaryLanguage, referrerHost, socialNetwork,
+} from '../src/features/stats/visitor.js';
+import { UA } from './helpers/user-agents.js';
+
+describe('deviceNames', () => {
+  it.each([
+    ['iphone', ['iphone', 'ios', 'mobile'], ['ipad', 'android', 'desktop']],
+    ['ipad', ['ipad', 'ios', 'tablet'], ['iphone', 'mobile']],
+    ['ipod', ['ipod', 'ios', 'mobile'], ['iphone']],
+    ['android', ['android', 'mobile'], ['linux', 'tablet', 'desktop']],
+    ['androidTablet', ['android', 'tablet'], ['mobile', 'linux']],
+    ['windowsChrome', ['windows', 'desktop'], ['mobile', 'windows phone']],
+    ['macSafari', ['macos', 'mac', 'desktop'], ['ios', 'iphone']],
+    ['linuxFirefox', ['linux', 'desktop'], ['android']],
+    ['chromebook', ['chromeos', 'desktop'], ['linux']],
+    ['blackberry', ['blackberry', 'mobile'], ['desktop']],
+    ['windowsPhone', ['windows phone', 'mobile'], ['windows', 'iphone', 'android']],
+    ['kindle', ['kindle', 'android', 'tablet'], ['mobile']],
+  ] as const)('%s', (name, present, absent) => {
+    const names = deviceNames(UA[name]);
+    for (const n of present) expect(names).toContain(n);
+    for (const n of absent) expect(names).not.toContain(n);
+  });
+
+  it('gives the same answer from the memo', () => {
+    expect(deviceNames(UA.iphone)).toBe(deviceNames(UA.iphone));
+  });
+});
+
+describe('describeAgent', () => {
+  it.each([
+    ['iphone', 'Mobile Safari', 'iOS', 'mobile'],
+    ['android', 'Chrome', 'Android', 'mobile'],
+    ['windowsChrome', 'Chrome', 'Windows', 'desktop'],
+    ['windowsEdge', 'Edge', 'Windows', 'desktop'],
+    ['windowsFirefox', 'Firefox', 'Windows', 'desktop'],
+    ['macSafari', 'Safari', 'macOS', 'desktop'],
+    ['linuxFirefox', 'Firefox', 'Linux', 'desktop'],
+    ['ipad', 'Mobile Safari', 'iOS', 'tablet'],
+  ] as const)('%s → %s on %s (%s)', (name, browser, os, device) => {
+    expect(describeAgent(UA[name])).toMatchObject({ browser, os, device, bot: false });
+  });
+
+  it('labels what it cannot recognise as Unknown', () => {
+    expect(describeAgent('')).toMatchObject({ browser: 'Unknown', os: 'Unknown', device: 'desktop' });
+  });
+});
+
+describe('isBot', () => {
+  it('flags crawlers and link previewers', () => {
+    expect(isBot(UA.googlebot)).toBe(true);
+    expect(isBot(UA.facebookBot)).toBe(true);
+    expect(isBot('curl/8.4.0')).toBe(true);
+  });
+
+  it('counts browsers and an empty user agent as people', () => {
+    for (const ua of [UA.iphone, UA.android, UA.windowsEdge, UA.macSafari, '']) expect(isBot(ua)).toBe(false);
+  });
+});
+
+describe('countryOf', () => {
+  it.each([
+    ['8.8.8.8', 'US', 'United States'],
+    ['81.2.69.142', 'GB', 'United Kingdom'],
+    ['5.9.0.1', 'DE', 'Germany'],
+    ['2001:4860:4860::8888', 'US', 'United States'],
+    ['::ffff:8.8.8.8', 'US', 'United States'],
+    ['::FFFF:81.2.69.142', 'GB', 'United Kingdom'],
+  ])('%s → %s', (ip, code, name) => {
+    expect(countryOf(ip)).toEqual({ code, name });
+  });
+
+  it.each(['127.0.0.1', '10.1.2.3', '172.16.5.4', '192.168.1.1', '100.64.0.1', '169.254.1.1', '::1', 'fe80::1', 'fd00::1',
+    '::ffff:192.168.1.1', '::ffff:127.0.0.1', '', 'not-an-ip', '999.1.1.1'])('%s → null', (ip) => {
+    expect(countryOf(ip)).toBeNull();
+  });
+});
+
+describe('referrers', () => {
+  it('reduces a Referer to its host without www.', () => {
+    expect(referrerHost('https://www.Example.com/path?q=1')).toBe('example.com');
+    expect(referrerHost('https://news.ycombinator.com/')).toBe('news.ycombinator.com');
+    expect(referrerHost('')).toBe('direct');
+    expect(referrerHost('not a url')).toBe('direct');
+  });
+
+  it.each([
+    ['facebook.com', 'facebook'], ['m.facebook.com', 'facebook'], ['l.facebook.com', 'facebook'], ['lm.facebook.com', 'facebook'],
+    ['fb.com', 'facebook'], ['t.co', 'twitter'], ['x.com', 'twitter'], ['twitter.com', 'twitter'], ['mobile.twitter.com', 'twitter'],
+    ['instagram.com', 'instagram'], ['l.instagram.com', 'instagram'], ['linkedin.com', 'linkedin'], ['lnkd.in', 'linkedin'],
+    ['reddit.com', 'reddit'], ['old.reddit.com', 'reddit'], ['pinterest.com', 'pinterest'], ['pinterest.co.uk', 'pinterest'],
+    ['youtube.com', 'youtube'], ['youtu.be', 'youtube'], ['tiktok.com', 'tiktok'], ['google.com', 'google'], ['google.de', 'google'],
+    ['google.co.uk', 'google'], ['news.google.com', 'google'], ['google.com.au', 'google'], ['wa.me', 'whatsapp'],
+    ['web.whatsapp.com', 'whatsapp'], ['t.me', 'telegram'],
+  ])('%s → %s', (host, network) => {
+    expect(socialNetwork(host)).toBe(network);
+  });
+
+  it.each(['example.com', 'notfacebook.com', 'facebook.com.evil.net', 'google.evil.com', 'direct', 'co'])('%s is not social', (host) => {
+    expect(socialNetwork(host)).toBeNull();
+  });
+});
+
+describe('primaryLanguage', () => {
+  it.each([
+    ['en-GB,en;q=0.8', 'en'], ['de-DE,de;q=0.9,en;q=0.8', 'de'], ['fr;q=0.5, es;q=0.9', 'es'], ['*', ''], ['', ''], ['PT-br', 'pt'],
+  ])('%j → %j', (header, language) => {
+    expect(primaryLanguage(header)).toBe(language);
+  });
+});
