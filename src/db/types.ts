@@ -214,3 +214,4 @@ export type QrRow = Selectable<QrCodesTable>;
 export type SplashRow = Selectable<SplashPagesTable>;
 export type OverlayRow = Selectable<OverlaysTable>;
 export type BioRow = Selectable<BioPagesTable>;
+export type NewClick = Insertable<ClicksTable>;

@@ -1,6 +1,10 @@
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
 import type { TargetKind } from '../../db/types.js';
+import { aggregate, deriveClicks, targetKey, type DerivedClick, type PendingClick } from './derive.js';
+import { loadGeoDatabase } from './geo.js';
+import * as repo from './repo.js';
 
 /** The raw facts of one visit, captured on the request path; everything else is derived off it. */
 export interface Visit {
@@ -18,20 +22,124 @@ export interface ClickRecorderOptions {
   secret: string;
   flushMs: number;
   batchMax: number;
+  /** A MaxMind-format country database to use instead of the bundled one (config GEOIP_MMDB). */
+  geoipMmdb?: string;
+  /** Most visits kept while the database is failing; the oldest are dropped (and logged) beyond it. */
+  maxPending?: number;
 }
 
+const CLOSE_ATTEMPTS = 3;
+
 /**
- * Stub: the stats feature implements batching. `record` must stay cheap and synchronous (the redirect
- * path calls it); `flush` writes everything pending and is awaited on shutdown.
+ * Batches clicks and scans off the request path. `record` only queues the raw visit; a flush (every
+ * flushMs, or as soon as batchMax visits wait) parses them, drops bots and writes each batch in one
+ * transaction: click rows, running aggregates, unique visitors and the targets' counters. Flushes never
+ * overlap; a failed batch goes back to the front of the queue and is retried, so a visit counts once.
  */
 export class ClickRecorder {
-  constructor(readonly options: ClickRecorderOptions) {}
+  private queue: PendingClick[] = [];
+  private running: Promise<void> | null = null;
+  private kicked = false;
+  private readonly timer: NodeJS.Timeout;
+  private readonly maxPending: number;
 
-  record(_kind: TargetKind, _id: number, _visit: Visit): void {}
+  constructor(readonly options: ClickRecorderOptions) {
+    this.maxPending = options.maxPending ?? Math.max(options.batchMax * 200, 100_000);
+    try {
+      loadGeoDatabase(options.geoipMmdb || undefined);
+    } catch (error) {
+      options.log.error({ err: error }, 'country database could not be loaded; countries will be Unknown');
+    }
+    this.timer = setInterval(() => {
+      if (!this.running) void this.flush();
+    }, options.flushMs);
+    this.timer.unref();
+  }
 
-  async flush(): Promise<void> {}
+  /** Visits waiting to be written. */
+  get pending(): number {
+    return this.queue.length;
+  }
 
+  /** Hot path: queue and return. Parsing happens at flush time, off the request. */
+  record(kind: TargetKind, id: number, visit: Visit): void {
+    this.queue.push({ kind, id, visit });
+    if (this.queue.length >= this.options.batchMax && !this.running && !this.kicked) {
+      this.kicked = true;
+      setImmediate(() => {
+        this.kicked = false;
+        void this.flush();
+      });
+    }
+  }
+
+  /** Writes everything queued so far (and whatever arrives meanwhile); never throws, failures are logged and retried. */
+  async flush(): Promise<void> {
+    while (this.running) await this.running;
+    if (this.queue.length === 0) return;
+    this.running = this.drain().finally(() => {
+      this.running = null;
+    });
+    await this.running;
+  }
+
+  /** Stops the timer and writes everything pending; awaited on graceful shutdown. */
   async close(): Promise<void> {
-    await this.flush();
+    clearInterval(this.timer);
+    for (let attempt = 1; attempt <= CLOSE_ATTEMPTS && this.queue.length > 0; attempt++) {
+      if (attempt > 1) await sleep(100 * attempt);
+      await this.flush();
+    }
+    if (this.queue.length > 0) this.options.log.error({ lost: this.queue.length }, 'clicks could not be written before shutdown');
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const { batchMax } = this.options;
+      const batch = this.queue.length <= batchMax ? this.queue : this.queue.slice(0, batchMax);
+      this.queue = batch === this.queue ? [] : this.queue.slice(batchMax);
+      try {
+        await this.write(batch);
+      } catch (error) {
+        this.requeue(batch, error);
+        return; // the next timer tick retries
+      }
+      await nextTurn(); // better-sqlite3 is synchronous: let requests in between batches
+    }
+  }
+
+  private requeue(batch: PendingClick[], error: unknown): void {
+    this.queue = batch.concat(this.queue);
+    const excess = this.queue.length - this.maxPending;
+    if (excess > 0) this.queue = this.queue.slice(excess);
+    this.options.log.error({ err: error, pending: this.queue.length, dropped: Math.max(0, excess) }, 'click batch failed; will retry');
+  }
+
+  private async write(batch: PendingClick[]): Promise<void> {
+    const derived = deriveClicks(batch, this.options.secret);
+    if (derived.length === 0) return;
+    await this.options.db.transaction().execute(async (trx) => {
+      const counted = await this.onLiveTargets(trx, derived);
+      const { stats, uniques, totals } = aggregate(counted);
+      await repo.insertClicks(trx, counted.map((click) => click.row));
+      await repo.upsertStats(trx, stats);
+      const fresh = await repo.insertUniques(trx, uniques);
+      for (const kind of ['link', 'qr'] as const) {
+        const increments = totals.filter((t) => t.kind === kind)
+          .map((t) => ({ id: t.id, clicks: t.clicks, uniques: fresh.get(targetKey(kind, t.id)) ?? 0 }));
+        await repo.incrementCounters(trx, kind, increments);
+      }
+    });
+  }
+
+  /** Drops clicks on links or QR codes deleted since the visit, so they leave no orphan statistics. */
+  private async onLiveTargets(db: Db, clicks: DerivedClick[]): Promise<DerivedClick[]> {
+    const live = new Set<string>();
+    for (const kind of ['link', 'qr'] as const) {
+      const ids = [...new Set(clicks.filter((c) => c.row.target_kind === kind).map((c) => c.row.target_id))];
+      if (ids.length === 0) continue;
+      for (const id of await repo.existingTargets(db, kind, ids)) live.add(targetKey(kind, id));
+    }
+    return clicks.filter((c) => live.has(targetKey(c.row.target_kind, c.row.target_id)));
   }
 }

@@ -1,0 +1,113 @@
+import { sql, type Kysely } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import type { ClickStatsTable, ClickUniquesTable, NewClick, TargetKind } from '../../db/types.js';
+
+/** Where each kind of target keeps its running counters. */
+const TARGETS = {
+  link: { table: 'links', total: 'clicks', unique: 'unique_clicks' },
+  qr: { table: 'qr_codes', total: 'scans', unique: 'unique_scans' },
+} as const;
+
+// SQLite refuses statements with more than 32766 bound values (PostgreSQL 65535); stay well under both.
+const MAX_VARIABLES = 16_000;
+
+function chunks<T extends object>(rows: T[]): T[][] {
+  if (rows.length === 0) return [];
+  const size = Math.max(1, Math.floor(MAX_VARIABLES / Object.keys(rows[0]!).length));
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+// The table and column names vary by kind; they come from TARGETS, never from input.
+const loose = (db: Db) => db as unknown as Kysely<any>;
+
+/** Which of the given ids still exist, so clicks on targets deleted meanwhile are dropped. */
+export async function existingTargets(db: Db, kind: TargetKind, ids: number[]): Promise<Set<number>> {
+  const found = new Set<number>();
+  for (let i = 0; i < ids.length; i += MAX_VARIABLES) {
+    const rows = await loose(db).selectFrom(TARGETS[kind].table).select('id')
+      .where('id', 'in', ids.slice(i, i + MAX_VARIABLES)).execute();
+    for (const row of rows) found.add(Number(row.id));
+  }
+  return found;
+}
+
+export async function insertClicks(db: Db, rows: NewClick[]): Promise<void> {
+  for (const chunk of chunks(rows)) await db.insertInto('clicks').values(chunk).execute();
+}
+
+/** Adds the batch's counts to the running aggregates; rows must be distinct per key (PostgreSQL insists). */
+export async function upsertStats(db: Db, rows: ClickStatsTable[]): Promise<void> {
+  for (const chunk of chunks(rows)) {
+    await db.insertInto('click_stats').values(chunk)
+      .onConflict((oc) => oc.columns(['target_kind', 'target_id', 'dimension', 'label'])
+        .doUpdateSet((eb) => ({ count: eb('click_stats.count', '+', eb.ref('excluded.count')) })))
+      .execute();
+  }
+}
+
+/** Records visitor hashes; returns how many were new per target (`kind:id` → count). */
+export async function insertUniques(db: Db, rows: ClickUniquesTable[]): Promise<Map<string, number>> {
+  const fresh = new Map<string, number>();
+  for (const chunk of chunks(rows)) {
+    // Both dialects return only the rows actually inserted when the conflict is ignored.
+    const inserted = await db.insertInto('click_uniques').values(chunk)
+      .onConflict((oc) => oc.doNothing())
+      .returning(['target_kind', 'target_id']).execute();
+    for (const row of inserted) {
+      const key = `${row.target_kind}:${row.target_id}`;
+      fresh.set(key, (fresh.get(key) ?? 0) + 1);
+    }
+  }
+  return fresh;
+}
+
+/** Adds clicks and new uniques to targets' counters; targets with equal increments share one statement. */
+export async function incrementCounters(
+  db: Db,
+  kind: TargetKind,
+  increments: Array<{ id: number; clicks: number; uniques: number }>,
+): Promise<void> {
+  const groups = new Map<string, number[]>();
+  for (const { id, clicks, uniques } of increments) {
+    const key = `${clicks}:${uniques}`;
+    const ids = groups.get(key);
+    if (ids) ids.push(id);
+    else groups.set(key, [id]);
+  }
+  const { table, total, unique } = TARGETS[kind];
+  for (const [key, ids] of groups) {
+    const [clicks, uniques] = key.split(':').map(Number) as [number, number];
+    for (let i = 0; i < ids.length; i += MAX_VARIABLES) {
+      await loose(db).updateTable(table)
+        .set({ [total]: sql`${sql.ref(total)} + ${clicks}`, [unique]: sql`${sql.ref(unique)} + ${uniques}` })
+        .where('id', 'in', ids.slice(i, i + MAX_VARIABLES)).execute();
+    }
+  }
+}
+
+/** The target's own counters; zeros when it does not exist. */
+export async function readCounters(db: Db, kind: TargetKind, id: number): Promise<{ clicks: number; uniques: number }> {
+  const { table, total, unique } = TARGETS[kind];
+  const row = await loose(db).selectFrom(table)
+    .select([sql.ref<number>(total).as('clicks'), sql.ref<number>(unique).as('uniques')])
+    .where('id', '=', id).executeTakeFirst();
+  return { clicks: Number(row?.clicks ?? 0), uniques: Number(row?.uniques ?? 0) };
+}
+
+/** Highest counts first (ties by label), straight off the click_stats_top index: never the click log. */
+export async function topLabels(db: Db, kind: TargetKind, id: number, dimension: string, limit: number) {
+  const rows = await db.selectFrom('click_stats').select(['label', 'count'])
+    .where('target_kind', '=', kind).where('target_id', '=', id).where('dimension', '=', dimension)
+    .orderBy('count', 'desc').orderBy('label').limit(limit).execute();
+  return rows.map((row) => ({ label: row.label, count: Number(row.count) }));
+}
+
+/** Forgets every click of the given targets; for the features that delete links or QR codes. */
+export async function deleteTargetStats(db: Db, kind: TargetKind, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  for (const table of ['clicks', 'click_stats', 'click_uniques'] as const) {
+    await db.deleteFrom(table).where('target_kind', '=', kind).where('target_id', 'in', ids).execute();
+  }
+}
