@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import type { Database } from './types.js';
 
 export type Db = Kysely<Database>;
@@ -18,8 +19,8 @@ export interface DbHandle {
 // int8 (counts, sums) arrives as a string by default; our counters stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
-export function connect(databaseUrl: string): DbHandle {
-  if (databaseUrl.startsWith('postgres')) return connectPostgres(databaseUrl);
+export function connect(databaseUrl: string, log?: Logger): DbHandle {
+  if (databaseUrl.startsWith('postgres')) return connectPostgres(databaseUrl, log);
   return connectSqlite(databaseUrl.slice('sqlite:'.length));
 }
 
@@ -35,8 +36,11 @@ function connectSqlite(path: string): DbHandle {
   return { db, dialect: 'sqlite', sqlite };
 }
 
-function connectPostgres(url: string): DbHandle {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+function connectPostgres(url: string, log?: Logger): DbHandle {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
+  // An idle client that loses its server (restart, failover) is dropped by the pool and replaced on the
+  // next query; unhandled, that 'error' event would end the process.
+  pool.on('error', (err) => log?.warn({ err }, 'PostgreSQL dropped an idle connection'));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', pool };
 }

@@ -1,5 +1,6 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './connect.js';
+import { isPostgres } from './dialect.js';
 import * as initial from './migrations/0001-initial.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
@@ -9,9 +10,34 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Brings the schema up to date. Kysely holds a database lock while it runs, so nodes may start together. */
+/** First key of our advisory lock ('RDIR'); the second is derived from the schema being migrated. */
+const LOCK_CLASS = 0x52444952;
+
+/**
+ * Brings the schema up to date; safe when several nodes start at once. On PostgreSQL, Kysely's
+ * Migrator runs the migrations under its own advisory lock, but it creates its bookkeeping tables
+ * (kysely_migration, kysely_migration_lock) before taking it, and it looks for them in every schema of
+ * the database. So we hold a session advisory lock of our own, per schema, around the whole run, and
+ * pin the bookkeeping tables to the current schema.
+ */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  if (!isPostgres(db)) return runMigrator(db);
+  // The lock lives on one pooled connection; the Migrator uses other connections of the same pool.
+  return db.connection().execute(async (conn) => {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(conn);
+    const schema = rows[0]?.schema;
+    if (!schema) throw new Error('PostgreSQL has no current schema: check search_path in DATABASE_URL.');
+    await sql`select pg_advisory_lock(${LOCK_CLASS}::int4, hashtext(${schema}))`.execute(conn);
+    try {
+      return await runMigrator(db, schema);
+    } finally {
+      await sql`select pg_advisory_unlock(${LOCK_CLASS}::int4, hashtext(${schema}))`.execute(conn);
+    }
+  });
+}
+
+async function runMigrator(db: Db, migrationTableSchema?: string): Promise<string[]> {
+  const migrator = new Migrator({ db, provider, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
