@@ -21,6 +21,8 @@ import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.js';
 import type { App } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
+import { checkReadiness } from './lib/readiness.js';
+import { RedisRateLimitStore } from './lib/redis-rate-limit.js';
 
 const API_FEATURES = [accountRoutes, domainRoutes, pageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes];
 
@@ -45,14 +47,19 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerErrorHandler(app);
   await registerDocs(app, ctx);
 
-  const store = options.rateLimitStore ?? new MemoryRateLimitStore();
+  const store = options.rateLimitStore
+    ?? (ctx.redis ? new RedisRateLimitStore(ctx.redis, ctx.config.REDIS_PREFIX, ctx.log) : new MemoryRateLimitStore());
   app.addHook('onClose', () => store.close());
   await app.register(async (api) => {
     api.addHook('onRequest', apiGate(ctx, store));
     for (const feature of API_FEATURES) feature(api, ctx);
   }, { prefix: '/api' });
 
-  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' })); // liveness: no I/O
+  app.get('/ready', { schema: { hide: true } }, async (_req, reply) => {
+    const { ready, ...checks } = await checkReadiness(ctx);
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', ...checks });
+  });
   qrPublicRoutes(app, ctx);
   campaignPublicRoutes(app, ctx);
   publicRoutes(app, ctx); // last: it owns the catch-all /:alias

@@ -8,6 +8,8 @@ const EnvSchema = Type.Object({
   BASE_URL: Type.Optional(Type.String()),
   DATABASE_URL: Type.String({ default: 'sqlite:data/redirectory.db' }),
   REDIS_URL: Type.Optional(Type.String()),
+  /** Namespaces every Redis key and channel, so several installations (or test runs) can share one Redis. */
+  REDIS_PREFIX: Type.String({ default: 'redirectory:' }),
   TRUST_PROXY: Type.Boolean({ default: false }),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 30 }),
   RATE_LIMIT_WINDOW_S: Type.Integer({ minimum: 1, default: 60 }),

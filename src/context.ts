@@ -1,9 +1,12 @@
+import type { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
 import { connect, type Db, type DbHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ClickRecorder } from './features/stats/recorder.js';
 import { LocalInvalidation, type Invalidation } from './lib/invalidation.js';
+import { closeRedis, connectRedis } from './lib/redis.js';
+import { RedisInvalidation } from './lib/redis-invalidation.js';
 import { randomToken } from './lib/secrets.js';
 
 /** Everything a service needs, built once per process and shared by the HTTP app and the CLI. */
@@ -14,6 +17,8 @@ export interface AppContext {
   /** Signs cookies and salts visitor hashes; shared by all nodes through the settings table. */
   secret: string;
   invalidation: Invalidation;
+  /** The shared command connection when REDIS_URL is set (rate limits, publishing, readiness). */
+  redis?: Redis;
   /** Batches clicks and scans off the request path; flushed on close. */
   clicks: ClickRecorder;
   log: Logger;
@@ -34,16 +39,26 @@ export function createLogger(config: Config): Logger {
 }
 
 export async function createContext(config: Config, log: Logger = createLogger(config)): Promise<AppContext> {
-  const dbHandle = connect(config.DATABASE_URL);
-  await migrateToLatest(dbHandle.db);
-  const secret = config.SECRET ?? (await loadSecret(dbHandle.db));
+  const dbHandle = connect(config.DATABASE_URL, log);
   const closers: Array<() => Promise<void> | void> = [() => dbHandle.db.destroy()];
+  let shared: Shared;
+  let secret: string;
+  try {
+    await migrateToLatest(dbHandle.db);
+    shared = await connectShared(config, log, closers);
+    secret = config.SECRET ?? (await loadSecret(dbHandle.db));
+  } catch (err) {
+    for (const closer of closers.reverse()) await closer(); // a failed start leaves no open handles
+    throw err;
+  }
+  const { redis, invalidation } = shared;
   const ctx: AppContext = {
     config,
     db: dbHandle.db,
     dbHandle,
     secret,
-    invalidation: new LocalInvalidation(),
+    invalidation,
+    redis,
     clicks: new ClickRecorder({ db: dbHandle.db, log, secret, flushMs: config.CLICK_FLUSH_MS, batchMax: config.CLICK_BATCH_MAX }),
     log,
     onClose: (closer) => void closers.push(closer),
@@ -54,6 +69,19 @@ export async function createContext(config: Config, log: Logger = createLogger(c
   ctx.onClose(() => ctx.invalidation.close());
   ctx.onClose(() => ctx.clicks.close()); // runs before the database closes
   return ctx;
+}
+
+interface Shared {
+  redis?: Redis;
+  invalidation: Invalidation;
+}
+
+/** With REDIS_URL, nodes share rate limits and cache invalidation through Redis; otherwise all is local. */
+async function connectShared(config: Config, log: Logger, closers: Array<() => Promise<void> | void>): Promise<Shared> {
+  if (!config.REDIS_URL) return { invalidation: new LocalInvalidation() };
+  const redis = await connectRedis(config.REDIS_URL, log, 'commands');
+  closers.push(() => closeRedis(redis));
+  return { redis, invalidation: await RedisInvalidation.start(redis, config.REDIS_PREFIX, log) };
 }
 
 /** One secret per installation, made on first start; insert-if-absent so racing nodes agree. */
