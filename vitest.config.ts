@@ -1,8 +1,14 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// The cluster, PostgreSQL and Redis tests need those services: they run with CLUSTER=1 or on a PostgreSQL
+// run (.ci/run's second pass), and are left out of the plain `npm test`, which needs no services.
+const services = process.env.CLUSTER === '1' || /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
+const SERVICE_TESTS = ['tests/cluster*.test.ts', 'tests/postgres*.test.ts', 'tests/redis*.test.ts'];
 
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
+    exclude: services ? configDefaults.exclude : [...configDefaults.exclude, ...SERVICE_TESTS],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

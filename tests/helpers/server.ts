@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createContext, type AppContext } from '../../src/context.js';
 import { createUser, type CreatedUser } from '../../src/features/account/service.js';
 import type { App } from '../../src/http/types.js';
+import { createTestSchema, deleteRedisPrefix, isPostgresUrl, uniqueName } from './services.js';
 
 /** The default domain of test servers; public requests send it as Host. */
 export const TEST_HOST = 'redirectory.test';
@@ -42,20 +43,29 @@ export interface TestServer {
 let counter = 0;
 
 /**
- * Starts a real Redirectory server on a random port with a fresh database. Env overrides go through
- * the same config loader as production.
+ * Starts a real Redirectory server on a random port with a fresh database: a new SQLite file, or with
+ * DATABASE_URL=postgres://… a new schema in that database, dropped on close. With REDIS_URL each server
+ * gets its own REDIS_PREFIX, so parallel test files never share rate-limit windows or invalidations.
+ * Env overrides go through the same config loader as production.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'redirectory-test-'));
+  const name = uniqueName();
+  const pgBase = process.env.DATABASE_URL;
+  const schema = !env.DATABASE_URL && isPostgresUrl(pgBase) ? await createTestSchema(pgBase, name) : undefined;
   const config = loadConfig({
-    DATABASE_URL: process.env.DATABASE_URL ?? `sqlite:${join(dir, 'test.db')}`,
+    DATABASE_URL: schema?.url ?? pgBase ?? `sqlite:${join(dir, 'test.db')}`,
     REDIS_URL: process.env.REDIS_URL,
+    REDIS_PREFIX: `${name}:`,
     BASE_URL: `http://${TEST_HOST}`,
     LOG_LEVEL: 'silent',
     CLICK_FLUSH_MS: '50',
     ...env,
   });
-  const ctx = await createContext(config, pino({ level: config.LOG_LEVEL }));
+  const ctx = await createContext(config, pino({ level: config.LOG_LEVEL })).catch(async (err: unknown) => {
+    await schema?.drop();
+    throw err;
+  });
   const app = await buildApp(ctx);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -83,9 +93,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     visit,
     user: (email) => createUser(ctx, { email: email ?? `user${process.pid}x${++counter}@example.com` }),
     close: async () => {
-      await app.close();
-      await ctx.close();
-      rmSync(dir, { recursive: true, force: true });
+      try {
+        await app.close();
+        if (ctx.redis?.status === 'ready') await deleteRedisPrefix(ctx.redis, config.REDIS_PREFIX);
+        await ctx.close();
+      } finally {
+        await schema?.drop();
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   };
 }
