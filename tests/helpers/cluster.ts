@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { request } from 'undici';
+import type { Reply } from './server.js';
+
+/**
+ * A real Redirectory server process (`src/server.ts` under tsx, as `npm start` runs dist/server.js),
+ * for tests that need several nodes. Its log goes to `output` for failure messages.
+ */
+export interface NodeProcess {
+  name: string;
+  url: string;
+  proc: ChildProcess;
+  output(): string;
+  /** Sends SIGTERM and resolves with the exit code once the process has drained and flushed. */
+  stop(): Promise<number | null>;
+  kill(): void;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+const START_TIMEOUT_MS = 45_000;
+
+/** Starts a node with `env` on a free port and waits until GET /ready answers 200. */
+export async function startNode(name: string, env: Record<string, string>): Promise<NodeProcess> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: process.cwd(),
+    // Only what the node needs: nothing of the test runner's environment leaks into its config.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const collect = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-20_000);
+  };
+  proc.stdout!.on('data', collect);
+  proc.stderr!.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const node: NodeProcess = {
+    name,
+    url: `http://127.0.0.1:${port}`,
+    proc,
+    output: () => log,
+    stop: async () => {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+      return exited;
+    },
+    kill: () => {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+    },
+  };
+  await waitReady(node, exited);
+  return node;
+}
+
+async function waitReady(node: NodeProcess, exited: Promise<number | null>): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+  });
+  while (Date.now() < deadline && !gone) {
+    try {
+      const res = await request(`${node.url}/ready`);
+      await res.body.dump();
+      if (res.statusCode === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  node.kill();
+  throw new Error(`node ${node.name} did not become ready:\n${node.output()}`);
+}
+
+/** One HTTP call to a node; JSON bodies are parsed. */
+export async function send(
+  base: string,
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Reply> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] = 'application/json';
+  }
+  const res = await request(`${base}${path}`, { method: method as 'GET', headers, body });
+  const text = await res.body.text();
+  const json = String(res.headers['content-type'] ?? '').includes('json') && text;
+  return { status: res.statusCode, headers: res.headers, body: json ? JSON.parse(text) : text, text };
+}
