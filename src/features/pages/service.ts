@@ -1,0 +1,113 @@
+import type { AppContext } from '../../context.js';
+import { invalid, notFound } from '../../lib/errors.js';
+import { listData, type Page } from '../../lib/pagination.js';
+import { nowTimestamp } from '../../lib/time.js';
+import { optionalHttpUrl } from '../../lib/urls.js';
+import { invalidateLinks } from '../links/cache.js';
+import * as repo from './repo.js';
+import type { OverlayFields, SplashFields } from './repo.js';
+
+const OVERLAY_TYPES: readonly string[] = ['message', 'contact'];
+
+export const PageError = {
+  splashNotFound: () => notFound('Splash page'),
+  overlayNotFound: () => notFound('Overlay'),
+  nameRequired: () => invalid('The name is required.'),
+  overlayType: () => invalid('The overlay type must be message or contact.'),
+};
+
+/** A required name: present names must not be blank. */
+export function checkName(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  const trimmed = name.trim();
+  if (!trimmed) throw PageError.nameRequired();
+  return trimmed;
+}
+
+/** Drops the undefined entries, so an update only sets what was sent. */
+export function defined<T extends object>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export async function listSplash(ctx: AppContext, userId: number, page: Page) {
+  const [total, rows] = await Promise.all([repo.countOwned(ctx.db, 'splash_pages', userId), repo.listSplash(ctx.db, userId, page)]);
+  return listData(page, total, rows.map((r) => ({ id: r.id, name: r.name, date: r.created_at })));
+}
+
+export async function listOverlays(ctx: AppContext, userId: number, page: Page) {
+  const [total, rows] = await Promise.all([repo.countOwned(ctx.db, 'overlays', userId), repo.listOverlays(ctx.db, userId, page)]);
+  return listData(page, total, rows.map((r) => ({ id: r.id, type: r.type, name: r.name, date: r.created_at })));
+}
+
+interface SplashInput {
+  name?: string;
+  title?: string;
+  content?: string;
+  image?: string;
+}
+
+function splashChanges(input: SplashInput): Partial<SplashFields> {
+  return defined({
+    name: checkName(input.name),
+    title: input.title?.trim(),
+    content: input.content,
+    image: input.image === undefined ? undefined : optionalHttpUrl(input.image, 'image'),
+  });
+}
+
+interface OverlayInput {
+  type?: string;
+  name?: string;
+  message?: string;
+  button_text?: string;
+  button_link?: string;
+}
+
+function overlayChanges(input: OverlayInput): Partial<OverlayFields> {
+  if (input.type !== undefined && !OVERLAY_TYPES.includes(input.type)) throw PageError.overlayType();
+  return defined({
+    type: input.type,
+    name: checkName(input.name),
+    message: input.message,
+    button_text: input.button_text?.trim(),
+    button_link: input.button_link === undefined ? undefined : optionalHttpUrl(input.button_link, 'button_link'),
+  });
+}
+
+export async function addSplash(ctx: AppContext, userId: number, input: SplashInput & { name: string }): Promise<number> {
+  const fields = { title: '', content: '', image: '', ...splashChanges(input) } as SplashFields;
+  return repo.insertSplash(ctx.db, { ...fields, user_id: userId, created_at: nowTimestamp() });
+}
+
+export async function addOverlay(ctx: AppContext, userId: number, input: OverlayInput & { type: string; name: string }): Promise<number> {
+  const fields = { message: '', button_text: '', button_link: '', ...overlayChanges(input) } as OverlayFields;
+  return repo.insertOverlay(ctx.db, { ...fields, user_id: userId, created_at: nowTimestamp() });
+}
+
+const KINDS = {
+  splash: { table: 'splash_pages', missing: PageError.splashNotFound },
+  overlay: { table: 'overlays', missing: PageError.overlayNotFound },
+} as const;
+type Kind = keyof typeof KINDS;
+
+async function ownPage(ctx: AppContext, kind: Kind, userId: number, id: number): Promise<void> {
+  if (!(await repo.ownsPage(ctx.db, KINDS[kind].table, userId, id))) throw KINDS[kind].missing();
+}
+
+/** Links showing the page serve a cached copy of it: they are invalidated after every change. */
+export async function updateSplash(ctx: AppContext, userId: number, id: number, input: SplashInput): Promise<void> {
+  await ownPage(ctx, 'splash', userId, id);
+  await repo.updateSplash(ctx.db, id, splashChanges(input));
+  await invalidateLinks(ctx, await repo.linksUsing(ctx.db, 'splash_pages', id));
+}
+
+export async function updateOverlay(ctx: AppContext, userId: number, id: number, input: OverlayInput): Promise<void> {
+  await ownPage(ctx, 'overlay', userId, id);
+  await repo.updateOverlay(ctx.db, id, overlayChanges(input));
+  await invalidateLinks(ctx, await repo.linksUsing(ctx.db, 'overlays', id));
+}
+
+export async function deletePage(ctx: AppContext, kind: Kind, userId: number, id: number): Promise<void> {
+  await ownPage(ctx, kind, userId, id);
+  await invalidateLinks(ctx, await repo.deleteUsedPage(ctx.db, KINDS[kind].table, id));
+}
