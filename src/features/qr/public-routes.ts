@@ -1,5 +1,57 @@
 import type { AppContext } from '../../context.js';
 import type { App } from '../../http/types.js';
+import { ImageQuery, SlugParam } from './schema.js';
+import { clampSize, qrImage, scanTarget } from './serve.js';
 
-/** Stub: QR images at /qr/{slug} and the scan-tracking address (filled in by the qr feature). */
-export function qrPublicRoutes(_app: App, _ctx: AppContext): void {}
+const tags = ['public'];
+
+/** An image document may show its embedded or referenced logo and nothing else: no scripts, no navigation. */
+const SVG_CSP = "default-src 'none'; img-src data: https: http:; style-src 'unsafe-inline'; sandbox";
+
+/** The public side of QR codes: images at /qr/{slug} and the scan-counting address of link codes. */
+export function qrPublicRoutes(app: App, ctx: AppContext): void {
+  app.get('/qr/:slug', {
+    schema: {
+      tags,
+      security: [],
+      summary: 'The image of a QR code (no API key)',
+      description: 'PNG by default, SVG with ?format=svg; ?size= in pixels, clamped to 64–2048, default 300. A data-URI logo is ' +
+        'composed into both; a logo given as a URL appears in the SVG only (the server never fetches it; browsers load it ' +
+        'only when the SVG is opened as a document, not through <img>). Unknown codes answer 404.',
+      params: SlugParam,
+      querystring: ImageQuery,
+    },
+  }, async (req, reply) => {
+    const format = req.query.format ?? 'png';
+    const image = await qrImage(ctx, req.params.slug, format, clampSize(req.query.size));
+    if (!image) return reply.callNotFound();
+    reply.header('cache-control', 'public, max-age=300').header('x-content-type-options', 'nosniff');
+    if (format === 'svg') reply.header('content-security-policy', SVG_CSP);
+    return reply.type(image.type).send(image.body);
+  });
+
+  app.get('/qr/:slug/scan', {
+    schema: {
+      tags,
+      security: [],
+      summary: 'Tracking address encoded in link QR codes: 302 to the destination',
+      description: 'Each GET counts a scan (HEAD does not; bots are redirected but not counted). Codes of other types answer 404.',
+      params: SlugParam,
+    },
+  }, async (req, reply) => {
+    const target = await scanTarget(ctx, req.params.slug);
+    if (!target) return reply.callNotFound();
+    if (req.method === 'GET') {
+      ctx.clicks.record('qr', target.id, {
+        ip: req.ip,
+        userAgent: req.headers['user-agent'] ?? '',
+        referer: req.headers.referer ?? '',
+        acceptLanguage: req.headers['accept-language'] ?? '',
+        at: Date.now(),
+      });
+    }
+    // Every scan must reach us to be counted, and the destination may change.
+    reply.header('cache-control', 'no-store');
+    return reply.redirect(target.destination, 302);
+  });
+}

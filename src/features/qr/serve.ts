@@ -1,0 +1,59 @@
+import type { AppContext } from '../../context.js';
+import { cacheKeys } from '../../lib/cache-keys.js';
+import { imageKey, qrCaches, type QrImage, type ScanTarget } from './cache.js';
+import { renderPng, renderSvg } from './render.js';
+import * as repo from './repo.js';
+import { payloadFor } from './service.js';
+import { DEFAULT_BACKGROUND, DEFAULT_FOREGROUND, logoOf, parseRgb } from './style.js';
+
+export type ImageFormat = 'png' | 'svg';
+
+export const MIN_SIZE = 64;
+export const MAX_SIZE = 2048;
+export const DEFAULT_SIZE = 300;
+
+/** Slugs we issue are 12 characters of randomAlias; anything unlike one is unknown without a query. */
+const SLUG = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function clampSize(size: number | undefined): number {
+  return Math.min(Math.max(Math.round(size ?? DEFAULT_SIZE), MIN_SIZE), MAX_SIZE);
+}
+
+/** The destination of a link code's tracking address; null for unknown slugs and codes of other types. */
+export async function scanTarget(ctx: AppContext, slug: string): Promise<ScanTarget | null> {
+  if (!SLUG.test(slug)) return null;
+  const caches = qrCaches(ctx);
+  const key = cacheKeys.qr(slug);
+  const cached = caches.scans.get(key);
+  if (cached !== undefined) return cached;
+  const epoch = caches.epoch;
+  const row = await repo.findScanTarget(ctx.db, slug);
+  const target = row?.type === 'link' ? { id: row.id, destination: String(JSON.parse(row.data).url) } : null;
+  if (epoch === caches.epoch) caches.scans.set(key, target);
+  return target;
+}
+
+const color = (stored: string, fallback: string) => parseRgb(stored) ?? parseRgb(fallback)!;
+
+/** The image of a code, rendered on demand and kept in a small LRU until the code changes. */
+export async function qrImage(ctx: AppContext, slug: string, format: ImageFormat, size: number): Promise<QrImage | null> {
+  if (!SLUG.test(slug)) return null;
+  const caches = qrCaches(ctx);
+  const key = imageKey(slug, format, size);
+  const cached = caches.images.get(key);
+  if (cached) return cached;
+  const epoch = caches.epoch;
+  const row = await repo.findQrBySlug(ctx.db, slug);
+  if (!row) return null;
+  const style = {
+    payload: payloadFor(ctx, row.type, slug, row.payload),
+    foreground: color(row.foreground, DEFAULT_FOREGROUND),
+    background: color(row.background, DEFAULT_BACKGROUND),
+    logo: logoOf(row.logo),
+  };
+  const image = format === 'svg'
+    ? { body: Buffer.from(renderSvg(style, size)), type: 'image/svg+xml; charset=utf-8' }
+    : { body: await renderPng(style, size), type: 'image/png' };
+  if (epoch === caches.epoch) caches.images.set(key, image, image.body.length);
+  return image;
+}

@@ -1,0 +1,148 @@
+import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/dialect.js';
+import { cacheKeys } from '../../lib/cache-keys.js';
+import { invalid, notFound } from '../../lib/errors.js';
+import { listData, toPage, type ListData } from '../../lib/pagination.js';
+import { randomAlias } from '../../lib/secrets.js';
+import { nowTimestamp } from '../../lib/time.js';
+import { readStats, type LabelCounts } from '../stats/service.js';
+import { checkType, encodeContent, readContent, titleOf, type Content, type QrType } from './content.js';
+import { assertEncodable } from './render.js';
+import * as repo from './repo.js';
+import { checkColor, checkContrast, checkLogo, DEFAULT_BACKGROUND, DEFAULT_FOREGROUND } from './style.js';
+
+/** Byte-mode capacity at error correction H is 1273 bytes; numeric data packs denser, so this only skips hopeless input. */
+const MAX_PAYLOAD_BYTES = 3100;
+const MAX_NAME = 255;
+
+export const QrError = {
+  notFound: () => notFound('QR code'),
+  tooLong: () => invalid('The data is too long to fit in a QR code: keep it under about 1,200 bytes.'),
+  nameTooLong: () => invalid(`The field "name" must be at most ${MAX_NAME} characters.`),
+};
+
+export interface QrInput {
+  data: unknown;
+  background?: string;
+  foreground?: string;
+  logo?: string;
+  name?: string;
+}
+
+export interface QrEntry {
+  id: number;
+  link: string;
+  scans: number;
+  name: string;
+  date: string;
+}
+
+export const imageUrl = (ctx: AppContext, slug: string) => `${ctx.config.BASE_URL}/qr/${slug}`;
+export const scanUrl = (ctx: AppContext, slug: string) => `${ctx.config.BASE_URL}/qr/${slug}/scan`;
+
+/** Link codes encode our tracking address, so scans are counted and the destination can change after printing. */
+export function payloadFor(ctx: AppContext, type: string, slug: string, storedPayload: string): string {
+  return type === 'link' ? scanUrl(ctx, slug) : storedPayload;
+}
+
+function checkedPayload(ctx: AppContext, type: QrType, slug: string, content: Content): string {
+  const payload = type === 'link' ? scanUrl(ctx, slug) : encodeContent(type, content);
+  if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) throw QrError.tooLong();
+  try {
+    // Checked at H so adding a logo later can never make a stored code unrenderable.
+    assertEncodable(payload);
+  } catch {
+    throw QrError.tooLong();
+  }
+  return payload;
+}
+
+function checkName(name: string | undefined): string {
+  const value = (name ?? '').trim();
+  if (value.length > MAX_NAME) throw QrError.nameTooLong();
+  return value;
+}
+
+/** Colors and logo of an add or update; omitted fields keep `current`. */
+async function readStyle(input: QrInput, current: { foreground: string; background: string }) {
+  const pick = (value: string | undefined, field: string, fallback: string, kept: string) =>
+    value === undefined ? kept : checkColor(value, field, fallback);
+  const foreground = pick(input.foreground, 'foreground', DEFAULT_FOREGROUND, current.foreground);
+  const background = pick(input.background, 'background', DEFAULT_BACKGROUND, current.background);
+  checkContrast(foreground, background);
+  const logo = await checkLogo(input.logo);
+  return { foreground, background, ...(logo === undefined ? {} : { logo }) };
+}
+
+function toEntry(ctx: AppContext, row: repo.QrSummary): QrEntry {
+  return { id: row.id, link: imageUrl(ctx, row.slug), scans: Number(row.scans), name: row.name, date: row.created_at };
+}
+
+export async function listQrs(ctx: AppContext, userId: number, query: { limit?: number; page?: number }): Promise<ListData<QrEntry>> {
+  const page = toPage(query);
+  const { total, rows } = await repo.listQrs(ctx.db, userId, page);
+  return listData(page, total, rows.map((row) => toEntry(ctx, row)));
+}
+
+/** The spec gives QR label counts as strings, unlike short links. */
+function asStrings(counts: LabelCounts): Record<string, string> | 0 {
+  if (counts === 0 || Object.keys(counts).length === 0) return 0;
+  return Object.fromEntries(Object.entries(counts).map(([label, n]) => [label, String(n)]));
+}
+
+export async function getQr(ctx: AppContext, userId: number, id: number) {
+  const row = await repo.findQrSummary(ctx.db, userId, id);
+  if (!row) throw QrError.notFound();
+  const stats = await readStats(ctx, 'qr', id);
+  return {
+    details: toEntry(ctx, row),
+    data: {
+      clicks: stats.clicks,
+      uniqueClicks: stats.uniqueClicks,
+      topCountries: asStrings(stats.topCountries),
+      topReferrers: asStrings(stats.topReferrers),
+      topBrowsers: asStrings(stats.topBrowsers),
+      topOs: asStrings(stats.topOs),
+      socialCount: { facebook: 0, twitter: 0, instagram: 0, ...stats.socialCount },
+    },
+  };
+}
+
+export async function addQr(ctx: AppContext, userId: number, input: QrInput & { type: string }) {
+  const type = checkType(input.type);
+  const content = readContent(type, input.data);
+  const style = await readStyle(input, { foreground: DEFAULT_FOREGROUND, background: DEFAULT_BACKGROUND });
+  const name = checkName(input.name) || titleOf(type, content);
+  for (let attempt = 1; ; attempt++) {
+    const slug = randomAlias(12);
+    const payload = checkedPayload(ctx, type, slug, content);
+    try {
+      const id = await repo.insertQr(ctx.db, {
+        user_id: userId, slug, name, type, data: JSON.stringify(content), payload, ...style, created_at: nowTimestamp(),
+      });
+      ctx.invalidation.publish(cacheKeys.qr(slug)); // drops a cached "no such code" for this slug
+      return { id, link: imageUrl(ctx, slug) };
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 3) throw error;
+    }
+  }
+}
+
+/** The type of a code is fixed at creation; `data` is read as that type. The slug, and so the printed code's address, never changes. */
+export async function updateQr(ctx: AppContext, userId: number, id: number, input: QrInput): Promise<void> {
+  const row = await repo.findQrForUpdate(ctx.db, userId, id);
+  if (!row) throw QrError.notFound();
+  const type = checkType(row.type);
+  const content = readContent(type, input.data);
+  const style = await readStyle(input, row);
+  const name = checkName(input.name);
+  const payload = checkedPayload(ctx, type, row.slug, content);
+  await repo.updateQr(ctx.db, userId, id, { data: JSON.stringify(content), payload, ...style, ...(name ? { name } : {}) });
+  ctx.invalidation.publish(cacheKeys.qr(row.slug));
+}
+
+export async function deleteQr(ctx: AppContext, userId: number, id: number): Promise<void> {
+  const slug = await repo.deleteQr(ctx.db, userId, id);
+  if (slug === undefined) throw QrError.notFound();
+  ctx.invalidation.publish(cacheKeys.qr(slug));
+}

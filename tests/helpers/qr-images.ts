@@ -1,0 +1,39 @@
+import jsQR from 'jsqr';
+import sharp from 'sharp';
+import { request } from 'undici';
+import { TEST_HOST, type TestServer } from './server.js';
+
+export interface ImageReply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** A public request whose body stays bytes (the server helper reads bodies as text). */
+export async function fetchImage(server: TestServer, path: string, method = 'GET'): Promise<ImageReply> {
+  const res = await request(`${server.url}${path}`, { method: method as 'GET', headers: { host: TEST_HOST } });
+  return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
+}
+
+/** Reads the QR payload out of an image the way a phone would: from its pixels. */
+export async function decodeImage(image: Buffer): Promise<string | null> {
+  const { data, info } = await sharp(image).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const code = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
+  return code?.data ?? null;
+}
+
+/** Rasterizes an SVG with sharp, then decodes it. */
+export async function decodeSvg(svg: Buffer): Promise<string | null> {
+  return decodeImage(await sharp(svg).png().toBuffer());
+}
+
+/** A small two-tone logo as a data URI, like a client would upload. */
+export async function makeLogo(format: 'png' | 'jpeg' = 'png'): Promise<string> {
+  const ring = Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96"><circle cx="48" cy="48" r="44" fill="#d22"/>' +
+      '<circle cx="48" cy="48" r="20" fill="#fff"/></svg>',
+  );
+  const image = sharp(ring);
+  const bytes = format === 'png' ? await image.png().toBuffer() : await image.flatten({ background: '#ffffff' }).jpeg().toBuffer();
+  return `data:image/${format};base64,${bytes.toString('base64')}`;
+}
