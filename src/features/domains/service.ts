@@ -1,0 +1,133 @@
+import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/dialect.js';
+import type { DomainRow } from '../../db/types.js';
+import { cacheKeys } from '../../lib/cache-keys.js';
+import { conflict, invalid, notFound } from '../../lib/errors.js';
+import { listData, toPage, type ListData } from '../../lib/pagination.js';
+import { nowTimestamp } from '../../lib/time.js';
+import { optionalHttpUrl } from '../../lib/urls.js';
+import { hostPointsAtTargets } from './dns.js';
+import * as repo from './repo.js';
+
+const MAX_HOST = 253;
+
+export const DomainError = {
+  invalid: () => invalid('domain must be an http:// or https:// address with a host name only, e.g. https://go.example.com.'),
+  ownHost: (host: string) => invalid(`${host} is this service's own address; it is always available as the default domain.`),
+  taken: () => conflict('That domain is already registered.'),
+  notPointing: (host: string, targets: string[]) => invalid(
+    `${host} does not point to this service yet: add an A/AAAA record for, or a CNAME to, ${targets.join(' or ')} and try again once DNS has updated.`),
+  hasLinks: (n: number) => conflict(
+    `This domain still has ${n} short ${n === 1 ? 'link' : 'links'}; delete them or move them to another domain first.`),
+  nothingToUpdate: () => invalid('Send redirectroot or redirect404 to update.'),
+  notFound: () => notFound('Domain'),
+};
+
+export interface DomainView {
+  id: number;
+  domain: string;
+  redirectroot: string;
+  redirect404: string;
+}
+
+function toView(row: DomainRow): DomainView {
+  return { id: row.id, domain: `${row.scheme}://${row.host}`, redirectroot: row.redirect_root, redirect404: row.redirect_404 };
+}
+
+/** Scheme and lower-cased host (with a port when given) of a domain address; anything more is refused. */
+export function parseDomainAddress(value: string): { scheme: string; host: string } {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw DomainError.invalid();
+  }
+  const extra = url.pathname !== '/' || url.search || url.hash || url.username || url.password;
+  if (!['http:', 'https:'].includes(url.protocol) || !url.hostname || extra || url.host.length > MAX_HOST) {
+    throw DomainError.invalid();
+  }
+  return { scheme: url.protocol.slice(0, -1), host: url.host.toLowerCase() };
+}
+
+export async function listDomains(ctx: AppContext, userId: number, query: { limit?: number; page?: number }): Promise<ListData<DomainView>> {
+  const page = toPage(query);
+  const [total, rows] = await Promise.all([repo.countDomains(ctx.db, userId), repo.listDomains(ctx.db, userId, page)]);
+  return listData(page, total, rows.map(toView));
+}
+
+export async function addDomain(
+  ctx: AppContext,
+  userId: number,
+  input: { domain: string; redirectroot?: string; redirect404?: string },
+): Promise<number> {
+  const { scheme, host } = parseDomainAddress(input.domain);
+  if (host === ctx.config.DEFAULT_HOST) throw DomainError.ownHost(host);
+  const redirect_root = optionalHttpUrl(input.redirectroot, 'redirectroot');
+  const redirect_404 = optionalHttpUrl(input.redirect404, 'redirect404');
+  if (await repo.findDomainByHost(ctx.db, host)) throw DomainError.taken();
+  const targets = ctx.config.DOMAIN_DNS_TARGETS;
+  if (targets.length > 0 && !(await hostPointsAtTargets(host, targets))) throw DomainError.notPointing(host, targets);
+  let id: number;
+  try {
+    id = await repo.insertDomain(ctx.db, { user_id: userId, host, scheme, redirect_root, redirect_404, created_at: nowTimestamp() });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw DomainError.taken();
+    throw error;
+  }
+  // A node may have cached this host as unknown.
+  ctx.invalidation.publish(cacheKeys.domainRoot(host));
+  return id;
+}
+
+async function ownDomain(ctx: AppContext, userId: number, id: number): Promise<DomainRow> {
+  const row = await repo.findDomain(ctx.db, userId, id);
+  if (!row) throw DomainError.notFound();
+  return row;
+}
+
+export async function updateDomain(
+  ctx: AppContext,
+  userId: number,
+  id: number,
+  input: { redirectroot?: string; redirect404?: string },
+): Promise<void> {
+  const row = await ownDomain(ctx, userId, id);
+  if (input.redirectroot === undefined && input.redirect404 === undefined) throw DomainError.nothingToUpdate();
+  const changes: { redirect_root?: string; redirect_404?: string } = {};
+  if (input.redirectroot !== undefined) changes.redirect_root = optionalHttpUrl(input.redirectroot, 'redirectroot');
+  if (input.redirect404 !== undefined) changes.redirect_404 = optionalHttpUrl(input.redirect404, 'redirect404');
+  await repo.updateDomain(ctx.db, id, changes);
+  ctx.invalidation.publish(cacheKeys.domainRoot(row.host));
+}
+
+/** Refused while links use the domain: deleting it would silently break addresses people were given. */
+export async function deleteDomain(ctx: AppContext, userId: number, id: number): Promise<void> {
+  const row = await ownDomain(ctx, userId, id);
+  const links = await repo.countLinksOfDomain(ctx.db, id);
+  if (links > 0) throw DomainError.hasLinks(links);
+  await repo.deleteDomain(ctx.db, id);
+  ctx.invalidation.publish(cacheKeys.domainRoot(row.host));
+}
+
+/**
+ * The caller's branded domain named by a link request ("https://go.example.com" or "go.example.com");
+ * null for the default domain (absent, false, "" or the service's own host).
+ */
+export async function resolveLinkDomain(
+  ctx: AppContext,
+  userId: number,
+  value: string | boolean | null | undefined,
+): Promise<DomainRow | null> {
+  if (value === undefined || value === null || value === false || (typeof value === 'string' && value.trim() === '')) return null;
+  const text = typeof value === 'string' ? value.trim() : '';
+  let host = '';
+  try {
+    host = new URL(/^https?:\/\//i.test(text) ? text : `http://${text}`).host.toLowerCase();
+  } catch {
+    // falls through to the unknown-domain answer
+  }
+  if (host && host === ctx.config.DEFAULT_HOST) return null;
+  const row = host ? await repo.findDomainByHost(ctx.db, host) : undefined;
+  if (!row || row.user_id !== userId) throw invalid(`Unknown domain "${String(value)}": use one of your branded domains from GET /api/domains, or leave it out for the default domain.`);
+  return row;
+}
