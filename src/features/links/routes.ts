@@ -1,5 +1,60 @@
 import type { AppContext } from '../../context.js';
-import type { App } from '../../http/types.js';
+import { errorResponses, IdParam, ok, OkMessage } from '../../http/envelopes.js';
+import { accountOf, type App } from '../../http/types.js';
+import { listEnvelope } from '../../lib/pagination.js';
+import { LinkBody, LinkCreated, LinkDetail, LinkList, LinkListQuery, LinkUpdated } from './schema.js';
+import { addLink, deleteLink, getLink, listLinks, updateLink } from './service.js';
 
-/** Stub: filled in by the links feature. */
-export function linkRoutes(_app: App, _ctx: AppContext): void {}
+const tags = ['links'];
+
+const WRITE_RULES =
+  'Long URLs must be http or https (javascript:, data:, file:, ftp: are refused), at most 8192 characters; internationalized URLs are accepted. ' +
+  'Custom aliases are 3 to 64 of A-Z a-z 0-9 _ -, case-sensitive, unique per domain across all accounts (409 when taken), never a reserved path ' +
+  'and, on the default domain, never the alias of a bio page. Target names are stored lower-case; at most 50 entries per target list. ' +
+  'Extensions: `title`, `description`, `pixels` (your pixel ids), `campaign` (your campaign id), `channel` (your channel id).';
+
+export function linkRoutes(app: App, ctx: AppContext): void {
+  app.get('/urls', {
+    schema: {
+      tags,
+      summary: 'Short links of the account',
+      description: '`order=click` sorts by clicks (most first), anything else by date (newest first); `q` searches alias, long URL and title.',
+      querystring: LinkListQuery,
+      response: { 200: LinkList, ...errorResponses },
+    },
+  }, async (req) => listEnvelope('urls', await listLinks(ctx, accountOf(req).userId, req.query)));
+
+  app.get('/url/:id', {
+    schema: { tags, summary: 'One short link with its statistics', params: IdParam, response: { 200: LinkDetail, ...errorResponses } },
+  }, async (req) => getLink(ctx, accountOf(req).userId, req.params.id));
+
+  app.post('/url/add', {
+    schema: { tags, summary: 'Shorten a long URL', description: WRITE_RULES, body: LinkBody, response: { 200: LinkCreated, ...errorResponses } },
+  }, async (req) => ({ error: 0 as const, ...(await addLink(ctx, accountOf(req).userId, req.body)) }));
+
+  app.put('/url/:id/update', {
+    schema: {
+      tags,
+      summary: 'Change a short link',
+      description: `\`url\` is required; every other field left out stays as it is. \`custom\` changes the alias; \`password: ""\` removes the password; ` +
+        `\`expiry: null\` or "" removes the expiry; \`pixels\` replaces the link's pixels; \`channel\` adds the link to that channel. ` +
+        `\`type\` accepts direct, frame, splash or a splash page id (not overlays). ${WRITE_RULES}`,
+      params: IdParam,
+      body: LinkBody,
+      response: { 200: LinkUpdated, ...errorResponses },
+    },
+  }, async (req) => ({ error: 0 as const, ...(await updateLink(ctx, accountOf(req).userId, req.params.id, req.body)) }));
+
+  app.delete('/url/:id/delete', {
+    schema: {
+      tags,
+      summary: 'Delete a short link',
+      description: 'Also removes it from its channels and drops its pixel assignments. Its public address stops serving at once.',
+      params: IdParam,
+      response: { 200: OkMessage, ...errorResponses },
+    },
+  }, async (req) => {
+    await deleteLink(ctx, accountOf(req).userId, req.params.id);
+    return ok('Link has been deleted successfully.');
+  });
+}

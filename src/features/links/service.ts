@@ -1,0 +1,151 @@
+import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connect.js';
+import { isUniqueViolation } from '../../db/dialect.js';
+import type { LinkUpdate, NewLink } from '../../db/types.js';
+import { AppError } from '../../lib/errors.js';
+import { listData, toPage, type ListData } from '../../lib/pagination.js';
+import { isReserved } from '../../lib/reserved.js';
+import { randomAlias } from '../../lib/secrets.js';
+import { shortUrl } from '../../lib/short-url.js';
+import { nowTimestamp } from '../../lib/time.js';
+import { setLinkPixels } from '../pixels/repo.js';
+import { readStats } from '../stats/service.js';
+import { invalidateLinks, invalidateLinksAround } from './cache.js';
+import { LinkError } from './errors.js';
+import { checkAlias, linkColumns, passwordColumn } from './input.js';
+import { resolveRefs, type LinkRefs } from './refs.js';
+import * as repo from './repo.js';
+import type { LinkInput } from './schema.js';
+import { domainOf, SOCIAL_KEYS, toDetail, toEntry } from './view.js';
+
+const RANDOM_ATTEMPTS = 8;
+
+export async function listLinks(
+  ctx: AppContext,
+  userId: number,
+  query: { limit?: number; page?: number; order?: string; q?: string },
+): Promise<ListData<ReturnType<typeof toEntry>>> {
+  const page = toPage(query);
+  const order = query.order?.trim().toLowerCase() === 'click' ? 'click' : 'date';
+  const [total, rows] = await Promise.all([
+    repo.countLinks(ctx.db, userId, query.q),
+    repo.listLinks(ctx.db, userId, page, order, query.q),
+  ]);
+  return listData(page, total, rows.map((row) => toEntry(ctx.config, row)));
+}
+
+async function ownLink(ctx: AppContext, userId: number, id: number) {
+  const link = await repo.findLink(ctx.db, userId, id);
+  if (!link) throw LinkError.notFound();
+  return link;
+}
+
+export async function getLink(ctx: AppContext, userId: number, id: number) {
+  const link = await ownLink(ctx, userId, id);
+  return toDetail(ctx.config, link, await readStats(ctx, 'link', id, SOCIAL_KEYS));
+}
+
+/** On the default domain a bio page owns its alias too: both are served at `/{alias}`. */
+async function aliasTaken(ctx: AppContext, domainId: number, alias: string, exceptId?: number): Promise<boolean> {
+  if (await repo.aliasInUse(ctx.db, domainId, alias, exceptId)) return true;
+  return domainId === 0 && repo.bioAliasInUse(ctx.db, alias);
+}
+
+/** Writes the link and its pixel and channel rows together; returns the id. */
+function writeLink(ctx: AppContext, refs: LinkRefs, write: (trx: Db) => Promise<number>): Promise<number> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const id = await write(trx);
+    if (refs.pixels) await setLinkPixels(trx, id, refs.pixels);
+    if (refs.channelId) await repo.addToChannel(trx, refs.channelId, id);
+    return id;
+  });
+}
+
+/** The unique (domain, alias) constraint settles races: the losers get a clean 409. */
+async function insertWithAlias(ctx: AppContext, row: NewLink, refs: LinkRefs): Promise<number> {
+  if (await aliasTaken(ctx, row.domain_id ?? 0, row.alias)) throw LinkError.aliasTaken();
+  try {
+    return await writeLink(ctx, refs, (trx) => repo.insertLink(trx, row));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw LinkError.aliasTaken();
+    throw error;
+  }
+}
+
+async function insertWithRandomAlias(
+  ctx: AppContext,
+  row: Omit<NewLink, 'alias'>,
+  refs: LinkRefs,
+): Promise<{ id: number; alias: string }> {
+  for (let attempt = 0; attempt < RANDOM_ATTEMPTS; attempt++) {
+    const alias = randomAlias();
+    if (isReserved(alias)) continue;
+    try {
+      return { id: await insertWithAlias(ctx, { ...row, alias }, refs), alias };
+    } catch (error) {
+      if (!(error instanceof AppError && error.kind === 'conflict')) throw error;
+    }
+  }
+  throw LinkError.aliasesExhausted();
+}
+
+/** Type columns on add: an absent type is a plain direct link. */
+function addColumns(refs: LinkRefs) {
+  return refs.type ?? { type: 'direct', splash_id: null, overlay_id: null };
+}
+
+export async function addLink(ctx: AppContext, userId: number, input: LinkInput): Promise<{ id: number; shorturl: string }> {
+  const columns = linkColumns(input);
+  const custom = input.custom?.trim() ? checkAlias(input.custom.trim()) : undefined;
+  const password_hash = (await passwordColumn(input.password)) ?? null;
+  const refs = await resolveRefs(ctx, userId, input, false);
+  const now = nowTimestamp();
+  const row = {
+    ...columns,
+    ...addColumns(refs),
+    long_url: columns.long_url!,
+    user_id: userId,
+    domain_id: refs.domain?.id ?? 0,
+    password_hash,
+    campaign_id: refs.campaignId ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  const { id, alias } = custom
+    ? { id: await insertWithAlias(ctx, { ...row, alias: custom }, refs), alias: custom }
+    : await insertWithRandomAlias(ctx, row, refs);
+  // A node may have cached the address as unknown.
+  await invalidateLinks(ctx, [id]);
+  return { id, shorturl: shortUrl(ctx.config, refs.domain, alias) };
+}
+
+/** Only the fields sent change; a new alias or domain is checked like on add. */
+export async function updateLink(ctx: AppContext, userId: number, id: number, input: LinkInput): Promise<{ id: number; short: string }> {
+  const link = await ownLink(ctx, userId, id);
+  const columns: LinkUpdate = linkColumns(input);
+  const alias = input.custom?.trim() ? checkAlias(input.custom.trim()) : link.alias;
+  const password = await passwordColumn(input.password);
+  const refs = await resolveRefs(ctx, userId, input, true);
+  const domain = refs.domain === undefined ? domainOf(link) : refs.domain;
+  const domainId = refs.domain === undefined ? link.domain_id : (refs.domain?.id ?? 0);
+  const moved = alias !== link.alias || domainId !== link.domain_id;
+  if (moved && (await aliasTaken(ctx, domainId, alias, id))) throw LinkError.aliasTaken();
+  Object.assign(columns, refs.type, { alias, domain_id: domainId });
+  if (password !== undefined) columns.password_hash = password;
+  if (refs.campaignId !== undefined) columns.campaign_id = refs.campaignId;
+  try {
+    await invalidateLinksAround(ctx, [id], () => writeLink(ctx, refs, async (trx) => {
+      await repo.updateLink(trx, id, columns);
+      return id;
+    }));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw LinkError.aliasTaken();
+    throw error;
+  }
+  return { id, short: shortUrl(ctx.config, domain, alias) };
+}
+
+export async function deleteLink(ctx: AppContext, userId: number, id: number): Promise<void> {
+  await ownLink(ctx, userId, id);
+  await invalidateLinksAround(ctx, [id], () => repo.deleteLink(ctx.db, id));
+}

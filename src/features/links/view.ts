@@ -1,0 +1,58 @@
+import type { Config } from '../../config.js';
+import { shortUrl, type DomainRef } from '../../lib/short-url.js';
+import type { Stats } from '../stats/service.js';
+import type { LinkWithDomain } from './repo.js';
+
+/** Social networks the detail always reports, 0 when nobody came from them. */
+export const SOCIAL_KEYS = ['facebook', 'twitter', 'google'];
+
+export function domainOf(link: { host: string | null; scheme: string | null }): DomainRef | null {
+  return link.host && link.scheme ? { host: link.host, scheme: link.scheme } : null;
+}
+
+export function toEntry(config: Config, link: LinkWithDomain) {
+  return {
+    id: link.id,
+    alias: link.alias,
+    shorturl: shortUrl(config, domainOf(link), link.alias),
+    longurl: link.long_url,
+    clicks: Number(link.clicks),
+    title: link.title,
+    description: link.description,
+    date: link.created_at,
+  };
+}
+
+/** Stored targets `[{location, link}]` as the detail's name → URL object. */
+function targetMap(json: string, key: 'location' | 'device'): Record<string, string> {
+  let items: unknown;
+  try {
+    items = JSON.parse(json);
+  } catch {
+    return {};
+  }
+  const map: Record<string, string> = {};
+  if (!Array.isArray(items)) return map;
+  for (const item of items as Array<Record<string, unknown>>) {
+    if (typeof item?.[key] === 'string' && typeof item.link === 'string') map[item[key]] = item.link;
+  }
+  return map;
+}
+
+export function toDetail(config: Config, link: LinkWithDomain, stats: Stats) {
+  return {
+    error: 0 as const,
+    details: {
+      id: link.id,
+      shorturl: shortUrl(config, domainOf(link), link.alias),
+      longurl: link.long_url,
+      title: link.title,
+      description: link.description,
+      location: targetMap(link.geo_targets, 'location'),
+      device: targetMap(link.device_targets, 'device'),
+      expiry: link.expiry,
+      date: link.created_at,
+    },
+    data: stats,
+  };
+}
