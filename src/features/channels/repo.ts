@@ -1,0 +1,64 @@
+import type { Db } from '../../db/connect.js';
+import type { Page } from '../../lib/pagination.js';
+
+export type ItemType = 'links' | 'bio' | 'qr';
+
+export interface ChannelFields {
+  name: string;
+  description: string;
+  color: string;
+  starred: number;
+}
+
+const COLUMNS = ['id', 'name', 'description', 'color', 'starred'] as const;
+
+export function findChannel(db: Db, userId: number, id: number) {
+  return db.selectFrom('channels').select(COLUMNS).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+}
+
+export async function countChannels(db: Db, userId: number): Promise<number> {
+  const row = await db.selectFrom('channels').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function listChannels(db: Db, userId: number, page: Page) {
+  return db.selectFrom('channels').select(COLUMNS).where('user_id', '=', userId)
+    .orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+}
+
+export async function nameTaken(db: Db, userId: number, name: string, exceptId = 0): Promise<boolean> {
+  const row = await db.selectFrom('channels').select('id')
+    .where('user_id', '=', userId).where('name', '=', name).where('id', '!=', exceptId).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertChannel(db: Db, values: ChannelFields & { user_id: number; created_at: string }): Promise<number> {
+  const row = await db.insertInto('channels').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateChannel(db: Db, id: number, changes: Partial<ChannelFields>): Promise<void> {
+  if (Object.keys(changes).length === 0) return;
+  await db.updateTable('channels').set(changes).where('id', '=', id).execute();
+}
+
+/** Items are unassigned first, then the channel goes; the items themselves are untouched. */
+export async function deleteChannel(db: Db, id: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('channel_items').where('channel_id', '=', id).execute();
+    await trx.deleteFrom('channels').where('id', '=', id).execute();
+  });
+}
+
+/** Whether the caller owns the item; the three tables are named here only. */
+export async function ownsItem(db: Db, userId: number, type: ItemType, id: number): Promise<boolean> {
+  const table = type === 'links' ? 'links' : type === 'bio' ? 'bio_pages' : 'qr_codes';
+  const row = await db.selectFrom(table).select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Assigning twice keeps the first row (and its date): idempotent. */
+export async function assignItem(db: Db, channelId: number, type: ItemType, itemId: number, createdAt: string): Promise<void> {
+  await db.insertInto('channel_items').values({ channel_id: channelId, item_type: type, item_id: itemId, created_at: createdAt })
+    .onConflict((oc) => oc.columns(['channel_id', 'item_type', 'item_id']).doNothing()).execute();
+}

@@ -1,0 +1,110 @@
+import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/dialect.js';
+import { conflict, invalid, notFound } from '../../lib/errors.js';
+import { listData, type Page } from '../../lib/pagination.js';
+import { nowTimestamp } from '../../lib/time.js';
+import { channelItems } from './items.js';
+import * as repo from './repo.js';
+import type { ChannelFields, ItemType } from './repo.js';
+
+const COLOR = /^#[0-9A-Fa-f]{6}$/;
+const ITEM_TYPES: readonly string[] = ['links', 'bio', 'qr'];
+const ITEM_NAMES: Record<ItemType, string> = { links: 'Link', bio: 'Bio page', qr: 'QR code' };
+
+export const ChannelError = {
+  notFound: () => notFound('Channel'),
+  itemNotFound: (type: ItemType) => notFound(ITEM_NAMES[type]),
+  nameRequired: () => invalid('The channel name is required.'),
+  nameTaken: () => conflict('You already have a channel with this name.'),
+  colorInvalid: () => invalid('The color must be a HEX color like #1A2B3C.'),
+  typeInvalid: () => invalid('The item type must be one of links, bio or qr.'),
+};
+
+export interface ChannelView {
+  id: number;
+  name: string;
+  description: string;
+  color: string;
+  starred: boolean;
+}
+
+const toView = (row: ChannelFields & { id: number }): ChannelView => ({ ...row, starred: row.starred === 1 });
+
+async function ownChannel(ctx: AppContext, userId: number, id: number) {
+  const row = await repo.findChannel(ctx.db, userId, id);
+  if (!row) throw ChannelError.notFound();
+  return row;
+}
+
+export async function listChannels(ctx: AppContext, userId: number, page: Page) {
+  const [total, rows] = await Promise.all([repo.countChannels(ctx.db, userId), repo.listChannels(ctx.db, userId, page)]);
+  return listData(page, total, rows.map(toView));
+}
+
+export async function listItems(ctx: AppContext, userId: number, channelId: number, page: Page) {
+  await ownChannel(ctx, userId, channelId);
+  return channelItems(ctx, userId, channelId, page);
+}
+
+interface ChannelInput {
+  name?: string;
+  description?: string;
+  color?: string;
+  starred?: boolean;
+}
+
+/** Checked changes from the input; absent fields stay absent. */
+function changesOf(input: ChannelInput): Partial<ChannelFields> {
+  const changes: Partial<ChannelFields> = {};
+  if (input.name !== undefined) {
+    changes.name = input.name.trim();
+    if (!changes.name) throw ChannelError.nameRequired();
+  }
+  if (input.description !== undefined) changes.description = input.description.trim();
+  if (input.color !== undefined) {
+    changes.color = input.color.trim();
+    if (changes.color && !COLOR.test(changes.color)) throw ChannelError.colorInvalid();
+  }
+  if (input.starred !== undefined) changes.starred = input.starred ? 1 : 0;
+  return changes;
+}
+
+/** Checks the name, runs the write, and turns a lost race on the unique name into the same 409. */
+async function saving(ctx: AppContext, userId: number, name: string | undefined, exceptId: number, write: () => Promise<number>) {
+  if (name !== undefined && (await repo.nameTaken(ctx.db, userId, name, exceptId))) throw ChannelError.nameTaken();
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw ChannelError.nameTaken();
+    throw error;
+  }
+}
+
+export async function addChannel(ctx: AppContext, userId: number, input: ChannelInput & { name: string }): Promise<ChannelView> {
+  const fields: ChannelFields = { name: '', description: '', color: '', starred: 0, ...changesOf(input) };
+  const id = await saving(ctx, userId, fields.name, 0, () =>
+    repo.insertChannel(ctx.db, { ...fields, user_id: userId, created_at: nowTimestamp() }));
+  return toView(await ownChannel(ctx, userId, id));
+}
+
+export async function updateChannel(ctx: AppContext, userId: number, id: number, input: ChannelInput): Promise<ChannelView> {
+  await ownChannel(ctx, userId, id);
+  const changes = changesOf(input);
+  await saving(ctx, userId, changes.name, id, async () => {
+    await repo.updateChannel(ctx.db, id, changes);
+    return id;
+  });
+  return toView(await ownChannel(ctx, userId, id));
+}
+
+export async function deleteChannel(ctx: AppContext, userId: number, id: number): Promise<void> {
+  await ownChannel(ctx, userId, id);
+  await repo.deleteChannel(ctx.db, id);
+}
+
+export async function assignItem(ctx: AppContext, userId: number, channelId: number, type: string, itemId: number): Promise<void> {
+  if (!ITEM_TYPES.includes(type)) throw ChannelError.typeInvalid();
+  await ownChannel(ctx, userId, channelId);
+  if (!(await repo.ownsItem(ctx.db, userId, type as ItemType, itemId))) throw ChannelError.itemNotFound(type as ItemType);
+  await repo.assignItem(ctx.db, channelId, type as ItemType, itemId, nowTimestamp());
+}
