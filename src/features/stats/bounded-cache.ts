@@ -20,3 +20,16 @@ export class BoundedCache<K, V> {
     this.map.clear();
   }
 }
+
+/** Memoizes a function of one string in a BoundedCache; keys longer than maxKey are computed, not kept. */
+export function memoize<V>(fn: (key: string) => V, max: number, maxKey = 512): (key: string) => V {
+  const cache = new BoundedCache<string, V>(max);
+  return (key) => {
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = fn(key);
+      if (key.length <= maxKey) cache.set(key, value);
+    }
+    return value;
+  };
+}

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { ClickStatsTable, ClickUniquesTable, NewClick, TargetKind } from '../../db/types.js';
 import { formatTimestamp } from '../../lib/time.js';
+import { memoize } from './bounded-cache.js';
 import { normalizeIp } from './geo.js';
 import type { Visit } from './recorder.js';
 import { countryOf, describeAgent, primaryLanguage, referrerHost, socialNetwork, UNKNOWN } from './visitor.js';
@@ -37,37 +38,41 @@ export interface Aggregates {
 
 export const targetKey = (kind: TargetKind, id: number) => `${kind}:${id}`;
 
-/** Parses the raw visits of a batch, dropping bots: they are redirected but never counted. */
-export function deriveClicks(batch: PendingClick[], secret: string): DerivedClick[] {
-  const stamp = timestamps();
-  const derived: DerivedClick[] = [];
-  for (const { kind, id, visit } of batch) {
-    const agent = describeAgent(visit.userAgent);
-    if (agent.bot) continue;
-    const ip = normalizeIp(visit.ip);
-    const referrer = referrerHost(visit.referer);
-    derived.push({
-      row: {
+// Headers recur far more than they vary; a flush derives thousands of visits, so each is parsed once.
+const languageOf = memoize(primaryLanguage, 2_000);
+const referrerOf = memoize((referer) => {
+  const host = referrerHost(referer);
+  return { host, social: socialNetwork(host) };
+}, 20_000);
+
+/** Turns raw visits into click rows, dropping bots (redirected but never counted). One per recorder: it holds the hash memo. */
+export function clickDeriver(secret: string): (batch: PendingClick[]) => DerivedClick[] {
+  // Salted so a stored hash cannot be reversed by hashing every address; no raw IP is kept.
+  const hashOf = memoize((visitor) => createHmac('sha256', secret).update(visitor).digest('hex').slice(0, 32), 50_000, 1_024);
+  return (batch) => {
+    const stamp = timestamps();
+    const derived: DerivedClick[] = [];
+    for (const { kind, id, visit } of batch) {
+      const agent = describeAgent(visit.userAgent);
+      if (agent.bot) continue;
+      const ip = normalizeIp(visit.ip);
+      const referrer = referrerOf(visit.referer);
+      const row: NewClick = {
         target_kind: kind,
         target_id: id,
         created_at: stamp(visit.at),
         country: countryOf(ip)?.name ?? UNKNOWN,
-        referrer,
+        referrer: referrer.host,
         browser: agent.browser,
         os: agent.os,
         device: agent.device,
-        language: primaryLanguage(visit.acceptLanguage),
-        visitor_hash: visitorHash(secret, ip, visit.userAgent),
-      },
-      social: socialNetwork(referrer),
-    });
-  }
-  return derived;
-}
-
-/** Salted so the stored hash cannot be reversed to an IP by trying all addresses; no raw IP is kept. */
-export function visitorHash(secret: string, ip: string, userAgent: string): string {
-  return createHmac('sha256', secret).update(`${ip}\n${userAgent}`).digest('hex').slice(0, 32);
+        language: languageOf(visit.acceptLanguage),
+        visitor_hash: hashOf(`${ip}\n${visit.userAgent}`),
+      };
+      derived.push({ row, social: referrer.social });
+    }
+    return derived;
+  };
 }
 
 /** Visits in the same second share one formatted timestamp (formatting dominates otherwise). */
@@ -84,28 +89,50 @@ function timestamps(): (at: number) => string {
   };
 }
 
+interface TargetAggregate {
+  totals: TargetTotals;
+  labels: Record<Dimension, Map<string, number>>;
+  visitors: Set<string>;
+}
+
 /** Pre-aggregates a batch in memory so each (target, dimension, label) is one upsert. */
 export function aggregate(clicks: DerivedClick[]): Aggregates {
-  const stats = new Map<string, ClickStatsTable>();
-  const uniques = new Map<string, ClickUniquesTable>();
-  const totals = new Map<string, TargetTotals>();
-  const bump = (row: NewClick, dimension: Dimension, label: string) => {
-    const key = `${row.target_kind}:${row.target_id}:${dimension}:${label}`;
-    const stat = stats.get(key);
-    if (stat) stat.count += 1;
-    else stats.set(key, { target_kind: row.target_kind, target_id: row.target_id, dimension, label, count: 1 });
-  };
+  const targets = new Map<string, TargetAggregate>();
   for (const { row, social } of clicks) {
-    const target = targetKey(row.target_kind, row.target_id);
-    const total = totals.get(target);
-    if (total) total.clicks += 1;
-    else totals.set(target, { kind: row.target_kind, id: row.target_id, clicks: 1 });
-    uniques.set(`${target}:${row.visitor_hash}`, { target_kind: row.target_kind, target_id: row.target_id, visitor_hash: row.visitor_hash });
-    bump(row, 'country', row.country);
-    bump(row, 'referrer', row.referrer);
-    bump(row, 'browser', row.browser);
-    bump(row, 'os', row.os);
-    if (social) bump(row, 'social', social);
+    const key = targetKey(row.target_kind, row.target_id);
+    let target = targets.get(key);
+    if (!target) {
+      const labels = { country: new Map(), referrer: new Map(), browser: new Map(), os: new Map(), social: new Map() };
+      target = { totals: { kind: row.target_kind, id: row.target_id, clicks: 0 }, labels, visitors: new Set() };
+      targets.set(key, target);
+    }
+    target.totals.clicks += 1;
+    target.visitors.add(row.visitor_hash);
+    const { labels } = target;
+    bump(labels.country, row.country);
+    bump(labels.referrer, row.referrer);
+    bump(labels.browser, row.browser);
+    bump(labels.os, row.os);
+    if (social) bump(labels.social, social);
   }
-  return { stats: [...stats.values()], uniques: [...uniques.values()], totals: [...totals.values()] };
+  return flatten([...targets.values()]);
+}
+
+function bump(counts: Map<string, number>, label: string): void {
+  counts.set(label, (counts.get(label) ?? 0) + 1);
+}
+
+// Sorted by target, dimension and label so concurrent writers (WORKERS, several nodes) lock rows in one order.
+function flatten(targets: TargetAggregate[]): Aggregates {
+  targets.sort((a, b) => a.totals.kind.localeCompare(b.totals.kind) || a.totals.id - b.totals.id);
+  const out: Aggregates = { stats: [], uniques: [], totals: targets.map((t) => t.totals) };
+  for (const { totals: { kind, id }, labels, visitors } of targets) {
+    for (const dimension of DIMENSIONS) {
+      for (const label of [...labels[dimension].keys()].sort()) {
+        out.stats.push({ target_kind: kind, target_id: id, dimension, label, count: labels[dimension].get(label)! });
+      }
+    }
+    for (const hash of [...visitors].sort()) out.uniques.push({ target_kind: kind, target_id: id, visitor_hash: hash });
+  }
+  return out;
 }

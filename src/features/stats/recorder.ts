@@ -2,7 +2,7 @@ import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promi
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
 import type { TargetKind } from '../../db/types.js';
-import { aggregate, deriveClicks, targetKey, type DerivedClick, type PendingClick } from './derive.js';
+import { aggregate, clickDeriver, targetKey, type DerivedClick, type PendingClick } from './derive.js';
 import { loadGeoDatabase } from './geo.js';
 import * as repo from './repo.js';
 
@@ -42,9 +42,11 @@ export class ClickRecorder {
   private kicked = false;
   private readonly timer: NodeJS.Timeout;
   private readonly maxPending: number;
+  private readonly derive: (batch: PendingClick[]) => DerivedClick[];
 
   constructor(readonly options: ClickRecorderOptions) {
     this.maxPending = options.maxPending ?? Math.max(options.batchMax * 200, 100_000);
+    this.derive = clickDeriver(options.secret);
     try {
       loadGeoDatabase(options.geoipMmdb || undefined);
     } catch (error) {
@@ -116,10 +118,13 @@ export class ClickRecorder {
   }
 
   private async write(batch: PendingClick[]): Promise<void> {
-    const derived = deriveClicks(batch, this.options.secret);
+    const derived = this.derive(batch);
     if (derived.length === 0) return;
+    // Checked before the transaction, so it opens with a write: on SQLite a read-then-write transaction
+    // can fail at once when another process writes meanwhile, where a first write waits its turn.
+    const counted = await this.onLiveTargets(this.options.db, derived);
+    if (counted.length === 0) return;
     await this.options.db.transaction().execute(async (trx) => {
-      const counted = await this.onLiveTargets(trx, derived);
       const { stats, uniques, totals } = aggregate(counted);
       await repo.insertClicks(trx, counted.map((click) => click.row));
       await repo.upsertStats(trx, stats);
@@ -132,7 +137,7 @@ export class ClickRecorder {
     });
   }
 
-  /** Drops clicks on links or QR codes deleted since the visit, so they leave no orphan statistics. */
+  /** Drops clicks on links or QR codes deleted since the visit (a deletion racing the write is harmless). */
   private async onLiveTargets(db: Db, clicks: DerivedClick[]): Promise<DerivedClick[]> {
     const live = new Set<string>();
     for (const kind of ['link', 'qr'] as const) {

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { ClickStatsTable, ClickUniquesTable, NewClick, TargetKind } from '../../db/types.js';
@@ -8,15 +9,17 @@ const TARGETS = {
   qr: { table: 'qr_codes', total: 'scans', unique: 'unique_scans' },
 } as const;
 
-// SQLite refuses statements with more than 32766 bound values (PostgreSQL 65535); stay well under both.
-const MAX_VARIABLES = 16_000;
+// SQLite refuses statements with more than 32766 bound values (PostgreSQL 65535). Chunks stay far
+// smaller: better-sqlite3 runs synchronously, and between chunks the event loop serves requests.
+const MAX_VARIABLES = 5_000;
 
-function chunks<T extends object>(rows: T[]): T[][] {
-  if (rows.length === 0) return [];
+async function eachChunk<T extends object>(rows: T[], write: (chunk: T[]) => Promise<void>): Promise<void> {
+  if (rows.length === 0) return;
   const size = Math.max(1, Math.floor(MAX_VARIABLES / Object.keys(rows[0]!).length));
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
-  return out;
+  for (let i = 0; i < rows.length; i += size) {
+    if (i > 0) await nextTurn();
+    await write(rows.slice(i, i + size));
+  }
 }
 
 // The table and column names vary by kind; they come from TARGETS, never from input.
@@ -34,23 +37,25 @@ export async function existingTargets(db: Db, kind: TargetKind, ids: number[]): 
 }
 
 export async function insertClicks(db: Db, rows: NewClick[]): Promise<void> {
-  for (const chunk of chunks(rows)) await db.insertInto('clicks').values(chunk).execute();
+  await eachChunk(rows, async (chunk) => {
+    await db.insertInto('clicks').values(chunk).execute();
+  });
 }
 
 /** Adds the batch's counts to the running aggregates; rows must be distinct per key (PostgreSQL insists). */
 export async function upsertStats(db: Db, rows: ClickStatsTable[]): Promise<void> {
-  for (const chunk of chunks(rows)) {
+  await eachChunk(rows, async (chunk) => {
     await db.insertInto('click_stats').values(chunk)
       .onConflict((oc) => oc.columns(['target_kind', 'target_id', 'dimension', 'label'])
         .doUpdateSet((eb) => ({ count: eb('click_stats.count', '+', eb.ref('excluded.count')) })))
       .execute();
-  }
+  });
 }
 
 /** Records visitor hashes; returns how many were new per target (`kind:id` → count). */
 export async function insertUniques(db: Db, rows: ClickUniquesTable[]): Promise<Map<string, number>> {
   const fresh = new Map<string, number>();
-  for (const chunk of chunks(rows)) {
+  await eachChunk(rows, async (chunk) => {
     // Both dialects return only the rows actually inserted when the conflict is ignored.
     const inserted = await db.insertInto('click_uniques').values(chunk)
       .onConflict((oc) => oc.doNothing())
@@ -59,7 +64,7 @@ export async function insertUniques(db: Db, rows: ClickUniquesTable[]): Promise<
       const key = `${row.target_kind}:${row.target_id}`;
       fresh.set(key, (fresh.get(key) ?? 0) + 1);
     }
-  }
+  });
   return fresh;
 }
 

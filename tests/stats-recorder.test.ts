@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../src/context.js';
+import type { TargetKind } from '../src/db/types.js';
+import type { Visit } from '../src/features/stats/recorder.js';
+import { readStats } from '../src/features/stats/service.js';
+import { nowTimestamp } from '../src/lib/time.js';
+import { startServer, type TestServer } from './helpers/server.js';
+import { UA } from './helpers/user-agents.js';
+
+let server: TestServer;
+let ctx: AppContext;
+let userId: number;
+let seq = 0;
+
+beforeAll(async () => {
+  server = await startServer();
+  ctx = server.ctx;
+  userId = (await server.user()).id;
+});
+afterAll(() => server.close());
+
+// Targets are inserted directly: the links and QR APIs are other features; here the recorder is under test.
+async function newLink(): Promise<number> {
+  const now = nowTimestamp();
+  const row = await ctx.db.insertInto('links')
+    .values({ user_id: userId, alias: `rec${++seq}`, long_url: 'https://example.com/', created_at: now, updated_at: now })
+    .returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function newQr(): Promise<number> {
+  const row = await ctx.db.insertInto('qr_codes')
+    .values({ user_id: userId, slug: `qr${++seq}`, name: 'qr', type: 'link', data: '"https://example.com"', payload: 'x', created_at: nowTimestamp() })
+    .returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+const visit = (ip: string, userAgent: string, referer = '', acceptLanguage = 'en-US,en;q=0.9'): Visit =>
+  ({ ip, userAgent, referer, acceptLanguage, at: Date.now() });
+
+/** A mix of people (4 distinct visitors over 7 visits) and 3 crawler hits that must not count. */
+function recordMix(kind: TargetKind, id: number): void {
+  for (let i = 0; i < 3; i++) ctx.clicks.record(kind, id, visit('8.8.8.8', UA.iphone, 'https://m.facebook.com/story'));
+  for (let i = 0; i < 2; i++) ctx.clicks.record(kind, id, visit('::ffff:81.2.69.142', UA.windowsChrome, 'https://t.co/abc'));
+  ctx.clicks.record(kind, id, visit('5.9.0.1', UA.macSafari));
+  ctx.clicks.record(kind, id, visit('10.0.0.1', UA.android, 'https://www.google.de/search?q=x', 'de-DE'));
+  ctx.clicks.record(kind, id, visit('8.8.4.4', UA.googlebot));
+  ctx.clicks.record(kind, id, visit('8.8.4.4', UA.googlebot, 'https://google.com/'));
+  ctx.clicks.record(kind, id, visit('31.13.64.1', UA.facebookBot, 'https://facebook.com/'));
+}
+
+const clickRows = async (kind: TargetKind, id: number) =>
+  ctx.db.selectFrom('clicks').selectAll().where('target_kind', '=', kind).where('target_id', '=', id).execute();
+
+describe('ClickRecorder', () => {
+  it('counts people once per visit and once per visitor, with aggregates per dimension', async () => {
+    const id = await newLink();
+    recordMix('link', id);
+    await ctx.clicks.flush();
+    const stats = await readStats(ctx, 'link', id);
+    expect(stats).toEqual({
+      clicks: 7,
+      uniqueClicks: 4,
+      topCountries: { 'United States': 3, 'United Kingdom': 2, Germany: 1, Unknown: 1 },
+      topReferrers: { 'm.facebook.com': 3, 't.co': 2, direct: 1, 'google.de': 1 },
+      topBrowsers: { Chrome: 3, 'Mobile Safari': 3, Safari: 1 },
+      topOs: { iOS: 3, Windows: 2, Android: 1, macOS: 1 },
+      socialCount: { facebook: 3, twitter: 2, google: 1 },
+    });
+    expect(Object.keys(stats.topCountries)).toEqual(['United States', 'United Kingdom', 'Germany', 'Unknown']);
+
+    const rows = await clickRows('link', id);
+    expect(rows).toHaveLength(7);
+    const android = rows.find((r) => r.os === 'Android')!;
+    expect(android).toMatchObject({ device: 'mobile', language: 'de', country: 'Unknown', referrer: 'google.de' });
+    expect(android.visitor_hash).toMatch(/^[0-9a-f]{32}$/);
+    expect(JSON.stringify(rows)).not.toContain('8.8.8.8'); // no raw IP is stored
+
+    recordMix('link', id); // the same visitors again: clicks grow, uniques do not
+    await ctx.clicks.flush();
+    const again = await readStats(ctx, 'link', id);
+    expect(again).toMatchObject({ clicks: 14, uniqueClicks: 4, topOs: { iOS: 6, Windows: 4, Android: 2, macOS: 2 } });
+  });
+
+  it('keeps QR scans in the QR code counters', async () => {
+    const qr = await newQr();
+    recordMix('qr', qr);
+    await ctx.clicks.flush();
+    const row = await ctx.db.selectFrom('qr_codes').select(['scans', 'unique_scans']).where('id', '=', qr).executeTakeFirstOrThrow();
+    expect(row).toEqual({ scans: 7, unique_scans: 4 });
+    expect(await readStats(ctx, 'qr', qr, ['facebook', 'twitter', 'google', 'instagram'])).toMatchObject({
+      clicks: 7, uniqueClicks: 4, socialCount: { facebook: 3, twitter: 2, google: 1, instagram: 0 },
+    });
+  });
+
+  it('answers zeros and the spec\'s 0 maps before any click', async () => {
+    const id = await newLink();
+    expect(await readStats(ctx, 'link', id)).toEqual({
+      clicks: 0, uniqueClicks: 0, topCountries: 0, topReferrers: 0, topBrowsers: 0, topOs: 0,
+      socialCount: { facebook: 0, twitter: 0, google: 0 },
+    });
+  });
+
+  it('lists the top 10 labels by count', async () => {
+    const id = await newLink();
+    for (let site = 0; site < 12; site++) {
+      for (let n = 0; n <= site; n++) ctx.clicks.record('link', id, visit('8.8.8.8', UA.iphone, `https://site${site}.example/`));
+    }
+    await ctx.clicks.flush();
+    const { topReferrers } = await readStats(ctx, 'link', id);
+    expect(Object.entries(topReferrers)).toEqual(
+      Array.from({ length: 10 }, (_, i) => [`site${11 - i}.example`, 12 - i]),
+    );
+  });
+
+  it('drops clicks on deleted targets without failing the batch', async () => {
+    const [kept, gone] = [await newLink(), await newLink()];
+    ctx.clicks.record('link', gone, visit('8.8.8.8', UA.iphone));
+    ctx.clicks.record('link', kept, visit('8.8.8.8', UA.iphone));
+    ctx.clicks.record('qr', 987654, visit('8.8.8.8', UA.iphone));
+    await ctx.db.deleteFrom('links').where('id', '=', gone).execute();
+    await ctx.clicks.flush();
+    expect(ctx.clicks.pending).toBe(0);
+    expect((await readStats(ctx, 'link', kept)).clicks).toBe(1);
+    const orphans = await ctx.db.selectFrom('click_stats').select('target_id')
+      .where((eb) => eb.or([eb('target_id', '=', gone).and('target_kind', '=', 'link'), eb('target_kind', '=', 'qr').and('target_id', '=', 987654)]))
+      .execute();
+    expect(orphans).toEqual([]);
+  });
+
+  it('reports statistics from the aggregates alone: the click log can be pruned', async () => {
+    const id = await newLink();
+    recordMix('link', id);
+    await ctx.clicks.flush();
+    const before = await readStats(ctx, 'link', id);
+    await ctx.db.deleteFrom('clicks').where('target_kind', '=', 'link').where('target_id', '=', id).execute();
+    expect(await clickRows('link', id)).toEqual([]);
+    expect(await readStats(ctx, 'link', id)).toEqual(before);
+  });
+
+  it('keeps a failed batch and writes it exactly once when the database recovers', async () => {
+    const id = await newLink();
+    await ctx.db.schema.alterTable('click_uniques').renameTo('click_uniques_away').execute();
+    try {
+      recordMix('link', id);
+      await ctx.clicks.flush();
+      expect(ctx.clicks.pending).toBe(10); // bots are dropped only when a batch is written
+      expect(await clickRows('link', id)).toEqual([]); // the transaction rolled back as a whole
+    } finally {
+      await ctx.db.schema.alterTable('click_uniques_away').renameTo('click_uniques').execute();
+    }
+    await ctx.clicks.flush();
+    expect(ctx.clicks.pending).toBe(0);
+    expect(await readStats(ctx, 'link', id)).toMatchObject({ clicks: 7, uniqueClicks: 4, topCountries: { 'United States': 3 } });
+    expect(await clickRows('link', id)).toHaveLength(7);
+  });
+
+  it('writes a large burst in bulk across many targets', async () => {
+    const ids = await Promise.all(Array.from({ length: 20 }, () => newLink()));
+    const agents = [UA.iphone, UA.android, UA.windowsChrome, UA.macSafari, UA.linuxFirefox];
+    const total = 30_000;
+    const visits = Array.from({ length: total }, (_, i) => visit(`81.2.${(i * 7) % 5}.${(i * 13) % 256}`, agents[i % 5]!, 'https://x.com/'));
+    const visitors = new Map<number, Set<string>>(ids.map((id) => [id, new Set()]));
+    visits.forEach((v, i) => visitors.get(ids[i % 20]!)!.add(`${v.ip} ${v.userAgent}`));
+    const started = performance.now();
+    visits.forEach((v, i) => ctx.clicks.record('link', ids[i % 20]!, v));
+    const recordMs = performance.now() - started;
+    await ctx.clicks.flush();
+    const rows = await ctx.db.selectFrom('links').select(['id', 'clicks', 'unique_clicks']).where('id', 'in', ids).execute();
+    for (const row of rows) expect(row).toEqual({ id: row.id, clicks: total / 20, unique_clicks: visitors.get(row.id)!.size });
+    expect((await readStats(ctx, 'link', ids[0]!)).socialCount.twitter).toBe(total / 20);
+    expect(recordMs).toBeLessThan(250); // record() only queues
+  });
+});
