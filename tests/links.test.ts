@@ -125,7 +125,9 @@ describe('POST /api/url/add', () => {
       expect((await add({ url: 'https://example.com', domain })).body.shorturl).toMatch(new RegExp(`^${BASE}/`));
     }
     await expect400({ url: 'https://example.com', domain: 'their.example.com' }, 'Unknown domain');
-    await expect400({ url: 'https://example.com', domain: 'nowhere.example.com' }, 'Unknown domain');
+    for (const domain of ['nowhere.example.com', 'go.example.com/path', 'ftp://go.example.com', true]) {
+      await expect400({ url: 'https://example.com', domain }, 'Unknown domain');
+    }
   });
 
   it('refuses bad expiry, target links, language codes, too many targets and short passwords', async () => {

@@ -66,6 +66,12 @@ describe('pixels', () => {
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.message).toContain('"name"');
     expect((await add({ type: 'gapixel', name: 'x'.repeat(101), tag: 'y' })).status).toBe(400);
+    for (const tag of ['<script>alert(1)</script>', 'a b', '"quoted"', 'x'.repeat(129)]) {
+      const res = await add({ type: 'gapixel', name: 'x', tag });
+      expect(res.status, tag).toBe(400);
+      expect(res.body.message).toContain('tag');
+    }
+    expect((await add({ type: 'gtmpixel', name: 'x', tag: 'GTM-AB12:x_y.z' })).status).toBe(200);
   });
 
   it('updates the tag and optionally the name; tag is required', async () => {

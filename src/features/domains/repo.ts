@@ -38,8 +38,12 @@ export async function updateDomain(
   await db.updateTable('domains').set(changes).where('id', '=', id).execute();
 }
 
-export async function deleteDomain(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('domains').where('id', '=', id).execute();
+/** Deletes the domain only while no link uses it, in one statement; false when links use it. */
+export async function deleteUnusedDomain(db: Db, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('domains').where('id', '=', id)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('links').select('links.id').where('links.domain_id', '=', id))))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 export async function countLinksOfDomain(db: Db, domainId: number): Promise<number> {

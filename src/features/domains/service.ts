@@ -103,9 +103,7 @@ export async function updateDomain(
 /** Refused while links use the domain: deleting it would silently break addresses people were given. */
 export async function deleteDomain(ctx: AppContext, userId: number, id: number): Promise<void> {
   const row = await ownDomain(ctx, userId, id);
-  const links = await repo.countLinksOfDomain(ctx.db, id);
-  if (links > 0) throw DomainError.hasLinks(links);
-  await repo.deleteDomain(ctx.db, id);
+  if (!(await repo.deleteUnusedDomain(ctx.db, id))) throw DomainError.hasLinks(await repo.countLinksOfDomain(ctx.db, id));
   ctx.invalidation.publish(cacheKeys.domainRoot(row.host));
 }
 
@@ -122,7 +120,7 @@ export async function resolveLinkDomain(
   const text = typeof value === 'string' ? value.trim() : '';
   let host = '';
   try {
-    host = new URL(/^https?:\/\//i.test(text) ? text : `http://${text}`).host.toLowerCase();
+    host = parseDomainAddress(/^https?:\/\//i.test(text) ? text : `http://${text}`).host;
   } catch {
     // falls through to the unknown-domain answer
   }

@@ -3,7 +3,6 @@ import { listResponse } from '../../http/envelopes.js';
 import { PIXEL_TYPES } from './types.js';
 
 export const MAX_NAME = 100;
-export const MAX_TAG = 500;
 
 export const PixelSchema = Type.Object({
   id: Type.Integer(),
@@ -16,7 +15,7 @@ export const PixelSchema = Type.Object({
 export const PixelList = listResponse('pixels', PixelSchema);
 
 const Name = Type.String({ maxLength: MAX_NAME, description: `Custom name, 1 to ${MAX_NAME} characters` });
-const Tag = Type.String({ maxLength: MAX_TAG, description: `Provider tag or id, 1 to ${MAX_TAG} characters` });
+const Tag = Type.String({ description: 'Provider tag or id: 1 to 128 letters, digits, `_ . : -`' });
 
 export const PixelAddBody = Type.Object({
   type: Type.String({

@@ -5,11 +5,12 @@ import { listData, toPage, type ListData } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
 import { invalidateLinks } from '../links/cache.js';
 import * as repo from './repo.js';
-import { neutralPixelType, PIXEL_TYPES } from './types.js';
+import { neutralPixelType, PIXEL_TAG, PIXEL_TYPES } from './types.js';
 
 export const PixelError = {
   badType: (value: string) => invalid(`Unknown pixel type "${value}". Use one of: ${PIXEL_TYPES.join(', ')}.`),
   empty: (field: string) => invalid(`${field} must not be empty.`),
+  badTag: () => invalid('tag must be the provider\'s tag or id: 1 to 128 letters, digits, _ . : or -, e.g. G-ABC123 or GTM-XYZ.'),
   notFound: () => notFound('Pixel'),
 };
 
@@ -31,6 +32,12 @@ function required(value: string, field: string): string {
   return trimmed;
 }
 
+function checkTag(value: string): string {
+  const tag = required(value, 'tag');
+  if (!PIXEL_TAG.test(tag)) throw PixelError.badTag();
+  return tag;
+}
+
 export async function listPixels(ctx: AppContext, userId: number, query: { limit?: number; page?: number }): Promise<ListData<PixelView>> {
   const page = toPage(query);
   const [total, rows] = await Promise.all([repo.countPixels(ctx.db, userId), repo.listPixels(ctx.db, userId, page)]);
@@ -44,7 +51,7 @@ export async function addPixel(ctx: AppContext, userId: number, input: { type: s
     user_id: userId,
     type,
     name: required(input.name, 'name'),
-    tag: required(input.tag, 'tag'),
+    tag: checkTag(input.tag),
     created_at: nowTimestamp(),
   });
 }
@@ -58,7 +65,7 @@ async function ownPixel(ctx: AppContext, userId: number, id: number): Promise<Pi
 /** Links carrying the pixel serve its tag, so their cached copies are dropped. */
 export async function updatePixel(ctx: AppContext, userId: number, id: number, input: { name?: string; tag: string }): Promise<void> {
   await ownPixel(ctx, userId, id);
-  const changes: { name?: string; tag: string } = { tag: required(input.tag, 'tag') };
+  const changes: { name?: string; tag: string } = { tag: checkTag(input.tag) };
   if (input.name !== undefined) changes.name = required(input.name, 'name');
   await repo.updatePixel(ctx.db, id, changes);
   await invalidateLinks(ctx, await repo.linkIdsOfPixel(ctx.db, id));

@@ -21,3 +21,9 @@ const BY_NAME = new Map<string, PixelType>([
 export function neutralPixelType(value: string): PixelType | undefined {
   return BY_NAME.get(value.trim().toLowerCase());
 }
+
+/**
+ * Tags are provider ids (G-XXXX, GTM-XXXX, 1234567890…). The public page embeds them in scripts and
+ * URLs, so only characters no context can misread are accepted; the redirect side uses the same rule.
+ */
+export const PIXEL_TAG = /^[A-Za-z0-9_.:-]{1,128}$/;
