@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { NOT_FOUND_PAGE } from '../features/redirect/public-pages.js';
 import { AppError, type ErrorKind } from '../lib/errors.js';
+import { PAGE_HEADERS } from '../lib/html.js';
 
 /** The one table from domain error kinds to HTTP status. */
 const STATUS: Record<ErrorKind, number> = {
@@ -70,11 +72,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (req.url.startsWith('/api')) {
       reply.status(404).send({ error: 1, message: 'There is no such API endpoint. See /docs for the reference.' });
     } else {
-      reply.status(404).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
+      reply.status(404).headers(PAGE_HEADERS).header('content-security-policy', NOT_FOUND_PAGE.csp).send(NOT_FOUND_PAGE.html);
     }
   });
 }
-
-const NOT_FOUND_PAGE =
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found · Redirectory</title></head>' +
-  '<body><h1>Not found</h1><p>This link does not exist.</p></body></html>';

@@ -1,0 +1,175 @@
+import type { Config } from '../../config.js';
+import { isReserved } from '../../lib/reserved.js';
+import { shortUrl, type DomainRef } from '../../lib/short-url.js';
+import { parseTimestamp } from '../../lib/time.js';
+import { bundlePixels, type PixelBundle } from './pixels.js';
+import type { Db } from '../../db/connect.js';
+import type { OverlayRow, SplashRow } from '../../db/types.js';
+import { findOverlayById, findSplashById } from '../pages/repo.js';
+import type { PublicLinkRow, PublicRepo } from './repo.js';
+import { normalizeLanguage, type Targeting } from './targeting.js';
+
+export type LinkType = 'direct' | 'frame' | 'splash' | 'overlay';
+
+/** A link as the public side serves it: parsed, validated and prebuilt once per cache fill. */
+export interface CompiledLink {
+  kind: 'link';
+  id: number;
+  alias: string;
+  shortUrl: string;
+  /** Password cookies get `Secure` when the short URL is https. */
+  secure: boolean;
+  type: LinkType;
+  /** The long URL with the link's parameters, ASCII-serialized for Location. */
+  destination: string;
+  /** Unix ms; 0 when the link never expires. */
+  expiresAt: number;
+  passwordHash: string | null;
+  targeting: Targeting | null;
+  meta: { title: string; description: string; image: string };
+  /** Destinations on our own hosts' reserved paths (/api, /docs…): linked, never framed. */
+  unframeable: Set<string> | null;
+  pixels: PixelBundle | null;
+  splash: Pick<SplashRow, 'title' | 'content' | 'image'> | null;
+  overlay: Pick<OverlayRow, 'type' | 'message' | 'button_text' | 'button_link'> | null;
+}
+
+export interface CompileDeps {
+  config: Config;
+  db: Db;
+  repo: PublicRepo;
+}
+
+/** Absolute http(s) URL in its ASCII form, or null. */
+export function httpHref(value: string): string | null {
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function jsonArray(text: string): Array<Record<string, unknown>> {
+  if (text === '[]' || !text) return [];
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((v) => v && typeof v === 'object') : [];
+  } catch {
+    return [];
+  }
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+/** `name=value&…` of the link's parameters, appended to every destination (existing query kept). */
+function parameterSuffix(text: string): string {
+  return jsonArray(text)
+    .filter((p) => str(p.name) !== '')
+    .map((p) => `${encodeURIComponent(str(p.name))}=${encodeURIComponent(str(p.value))}`)
+    .join('&');
+}
+
+export function withParameters(href: string, suffix: string): string {
+  if (!suffix) return href;
+  const hashAt = href.indexOf('#');
+  const base = hashAt < 0 ? href : href.slice(0, hashAt);
+  const hash = hashAt < 0 ? '' : href.slice(hashAt);
+  const separator = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
+  return `${base}${separator}${suffix}${hash}`;
+}
+
+function compileTargets(row: PublicLinkRow, suffix: string): Targeting | null {
+  const pairs = (text: string, key: string) => jsonArray(text).flatMap((t) => {
+    const href = httpHref(str(t.link));
+    const name = str(t[key]).trim().toLowerCase();
+    return href && name ? [[name, withParameters(href, suffix)] as [string, string]] : [];
+  });
+  const devices = pairs(row.device_targets, 'device');
+  const languages = pairs(row.language_targets, 'language').map(([code, d]) => [normalizeLanguage(code), d] as [string, string]);
+  const locations = pairs(row.geo_targets, 'location');
+  if (devices.length + languages.length + locations.length === 0) return null;
+  const primaries = new Map<string, string>();
+  // Region-less codes first, so `fr` beats `fr-ca` for a visitor who asks for `fr-be`.
+  for (const [code, d] of [...languages].sort((a, b) => Number(a[0].includes('-')) - Number(b[0].includes('-')))) {
+    const primary = code.split('-')[0]!;
+    if (!primaries.has(primary)) primaries.set(primary, d);
+  }
+  const firstWins = (list: Array<[string, string]>) => new Map([...list].reverse());
+  return {
+    devices: devices.length ? devices : null,
+    languages: languages.length ? firstWins(languages) : null,
+    primaries: languages.length ? primaries : null,
+    locations: locations.length ? firstWins(locations) : null,
+  };
+}
+
+const LINK_TYPES = new Set<string>(['direct', 'frame', 'splash', 'overlay']);
+
+/** Turns a link row into the cached structure; runs once per cache fill, never per visit. */
+export async function compileLink(deps: CompileDeps, row: PublicLinkRow, domain: DomainRef | null): Promise<CompiledLink | null> {
+  const long = httpHref(row.long_url);
+  if (!long) return null;
+  const suffix = parameterSuffix(row.parameters);
+  const targeting = compileTargets(row, suffix);
+  const destination = withParameters(long, suffix);
+  const url = shortUrl(deps.config, domain, row.alias);
+  let type = (LINK_TYPES.has(row.type) ? row.type : 'direct') as LinkType;
+  const splash = type === 'splash' && row.splash_id ? ownPage(row, await findSplashById(deps.db, row.splash_id)) : null;
+  const overlay = type === 'overlay' && row.overlay_id ? ownPage(row, await findOverlayById(deps.db, row.overlay_id)) : null;
+  // A call-to-action page that is gone still lets visitors reach the destination.
+  if (type === 'overlay' && !overlay) type = 'frame';
+  const framed = type === 'frame' || type === 'overlay';
+  return {
+    kind: 'link',
+    id: row.id,
+    alias: row.alias,
+    shortUrl: url,
+    secure: url.startsWith('https:'),
+    type,
+    destination,
+    expiresAt: row.expiry ? parseTimestamp(row.expiry)?.getTime() ?? 0 : 0,
+    passwordHash: row.password_hash || null,
+    targeting,
+    meta: {
+      title: row.meta_title || row.title,
+      description: row.meta_description || row.description,
+      image: httpHref(row.meta_image) ?? '',
+    },
+    unframeable: framed ? await unframeable(deps, [destination, ...allTargets(targeting)]) : null,
+    pixels: row.has_pixels ? bundlePixels(await deps.repo.pixels(row.id)) : null,
+    splash,
+    overlay,
+  };
+}
+
+/** Only the link owner's own splash or overlay page is ever shown on their link. */
+function ownPage<T extends { user_id: number }>(row: PublicLinkRow, page: T | undefined): T | null {
+  return page && page.user_id === row.user_id ? page : null;
+}
+
+function allTargets(t: Targeting | null): string[] {
+  if (!t) return [];
+  return [...(t.devices ?? []).map(([, d]) => d), ...(t.languages?.values() ?? []), ...(t.locations?.values() ?? [])];
+}
+
+/** Framing our own API, docs or admin pages would lend them our page (clickjacking): those are linked instead. */
+async function unframeable(deps: CompileDeps, destinations: string[]): Promise<Set<string> | null> {
+  const refused = new Set<string>();
+  for (const destination of destinations) {
+    const url = new URL(destination);
+    if (!isReserved(firstSegment(url.pathname))) continue;
+    const host = url.host.toLowerCase();
+    if (host === deps.config.DEFAULT_HOST || (await deps.repo.domain(host))) refused.add(destination);
+  }
+  return refused.size ? refused : null;
+}
+
+function firstSegment(pathname: string): string {
+  const segment = pathname.split('/').find(Boolean) ?? '';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,78 @@
+import type { RenderedPage } from '../../lib/html.js';
+import { verifyPassword } from '../../lib/secrets.js';
+import type { CompiledLink } from './compile.js';
+import { forwardPage, framePage, ogPage, overlayPage, splashPage } from './link-pages.js';
+import { isUnlocked, unlockCookie, type FailureThrottle } from './password.js';
+import { expiredPage, passwordPage, throttledPage } from './public-pages.js';
+import { target, type Visitor } from './targeting.js';
+
+/** What to answer a visit. `count` says whether it is a served human visit (the caller records it). */
+export type Decision =
+  | { kind: 'redirect'; status: 302 | 303; location: string; count: boolean; setCookie?: string }
+  | { kind: 'page'; status: number; page: RenderedPage; count: boolean; retryAfter?: number };
+
+export interface Visit extends Visitor {
+  /** The Cookie header, for unlocked password links. */
+  cookie: string | undefined;
+  now: number;
+}
+
+/** Link-preview fetchers of social networks and chat apps: they get the Open Graph page. */
+const SOCIAL_CRAWLER =
+  /facebookexternalhit|facebookcatalog|meta-externalagent|twitterbot|linkedinbot|slackbot|slack-imgproxy|discordbot|whatsapp|telegrambot|pinterest|redditbot|embedly|skypeuripreview|vkshare|mastodon|bluesky|iframely|snapchat|viber|quora link preview|tumblr|xing-contenttabreceiver/i;
+
+export function isSocialCrawler(userAgent: string): boolean {
+  return userAgent.length > 0 && SOCIAL_CRAWLER.test(userAgent);
+}
+
+const page = (status: number, rendered: RenderedPage, count = false, retryAfter?: number): Decision =>
+  ({ kind: 'page', status, page: rendered, count, retryAfter });
+
+/**
+ * One visit of a link, in the issue's order: expired → password → (crawler preview) → targeting → type.
+ * Synchronous and free of I/O: everything it needs was compiled into the cached link.
+ */
+export function decide(link: CompiledLink, visit: Visit, secret: string): Decision {
+  if (link.expiresAt !== 0 && visit.now >= link.expiresAt) return page(410, expiredPage(link));
+  if (link.passwordHash !== null && !isUnlocked(secret, link, visit.cookie, visit.now)) return page(200, passwordPage(link, ''));
+  if (isSocialCrawler(visit.userAgent)) return page(200, ogPage(link));
+  const destination = (link.targeting && target(link.targeting, visit)) || link.destination;
+  switch (link.type) {
+    case 'frame':
+      return page(200, framePage(link, destination), true);
+    case 'splash':
+      return page(200, splashPage(link, destination), true);
+    case 'overlay':
+      return page(200, overlayPage(link, destination), true);
+    default:
+      if (link.pixels) return page(200, forwardPage(link, destination), true);
+      return { kind: 'redirect', status: 302, location: destination, count: true };
+  }
+}
+
+const INVALID_PASSWORD = 'That password is not right. Please try again.';
+
+/**
+ * The password form's POST: refused while throttled (before any hashing), verified with argon2, and on
+ * success a signed cookie plus a 303 back to the link.
+ */
+export async function submitPassword(
+  link: CompiledLink,
+  input: { password: string; ip: string; now: number },
+  secret: string,
+  throttle: FailureThrottle,
+): Promise<Decision> {
+  if (link.expiresAt !== 0 && input.now >= link.expiresAt) return page(410, expiredPage(link));
+  const self = `/${encodeURIComponent(link.alias)}`;
+  if (link.passwordHash === null) return { kind: 'redirect', status: 303, location: self, count: false };
+  const key = `${link.id}|${input.ip}`;
+  const wait = throttle.blockedFor(key, input.now);
+  if (wait > 0) return page(429, throttledPage(wait), false, wait);
+  if (!input.password) return page(400, passwordPage(link, 'Enter the password to continue.'));
+  if (!(await verifyPassword(link.passwordHash, input.password))) {
+    throttle.fail(key, input.now);
+    return page(401, passwordPage(link, INVALID_PASSWORD));
+  }
+  throttle.succeed(key);
+  return { kind: 'redirect', status: 303, location: self, count: false, setCookie: unlockCookie(secret, link, input.now) };
+}

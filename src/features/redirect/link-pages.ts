@@ -1,0 +1,141 @@
+import { html, inlineScript, renderPage, type CspExtra, type RenderedPage, type SafeHtml } from '../../lib/html.js';
+import { httpHref, type CompiledLink } from './compile.js';
+
+/**
+ * A link's own pages. Destinations and every typed value go through `html` (escaped); the inline
+ * scripts are constants that read the destination from the page's `#go` link, so no user value ever
+ * reaches a script.
+ */
+const FORWARD = inlineScript("setTimeout(function(){location.replace(document.getElementById('go').href)},800)");
+const COUNTDOWN = inlineScript(
+  "(function(){var c=document.getElementById('count'),n=+c.textContent,t=setInterval(function(){n--;c.textContent=String(Math.max(n,0));" +
+  "if(n<=0){clearInterval(t);location.href=document.getElementById('go').href}},1000)})()",
+);
+const CLOSE = inlineScript("document.getElementById('close').addEventListener('click',function(){document.getElementById('cta').hidden=true})");
+
+export const SPLASH_SECONDS = 5;
+const FRAME_CSP: CspExtra = { 'frame-src': 'http: https:' };
+
+function hostOf(href: string): string {
+  return new URL(href).host;
+}
+
+function mergeCsp(...parts: Array<CspExtra | undefined>): CspExtra {
+  const out: Record<string, string> = {};
+  for (const part of parts) {
+    for (const [name, sources] of Object.entries(part ?? {})) out[name] = out[name] ? `${out[name]} ${sources}` : sources!;
+  }
+  return out;
+}
+
+/** Every page of a link fires its pixels; `scripts`/`csp` are the page's own on top. */
+function linkPage(link: CompiledLink, input: { title: string; body: SafeHtml; head?: SafeHtml; scripts?: typeof FORWARD[]; csp?: CspExtra; full?: boolean }): RenderedPage {
+  const pixels = link.pixels;
+  return renderPage({
+    title: input.title,
+    head: input.head,
+    body: pixels ? html`${input.body}${pixels.images}` : input.body,
+    scripts: [...(pixels?.scripts ?? []), ...(input.scripts ?? [])],
+    csp: mergeCsp(pixels?.csp, input.csp),
+    bodyClass: input.full ? 'full' : undefined,
+  });
+}
+
+/** A direct link with pixels: fire them, then forward (script, or meta refresh without scripts). */
+export function forwardPage(link: CompiledLink, destination: string): RenderedPage {
+  return linkPage(link, {
+    title: link.meta.title || 'Redirecting…',
+    head: html`<noscript><meta http-equiv="refresh" content="1;url=${destination}"></noscript>`,
+    body: html`<p>Taking you to <a id="go" href="${destination}" rel="noopener">${hostOf(destination)}</a>…</p>`,
+    scripts: [FORWARD],
+  });
+}
+
+export function framePage(link: CompiledLink, destination: string): RenderedPage {
+  if (link.unframeable?.has(destination)) return plainLinkPage(link, destination);
+  return linkPage(link, {
+    title: link.meta.title || hostOf(destination),
+    body: html`<iframe class="full" src="${destination}" title="${link.meta.title || hostOf(destination)}" allowfullscreen></iframe>`,
+    csp: FRAME_CSP,
+    full: true,
+  });
+}
+
+/** Our own API, docs and admin pages are never framed: the visitor gets a plain link to them. */
+function plainLinkPage(link: CompiledLink, destination: string): RenderedPage {
+  return linkPage(link, {
+    title: link.meta.title || 'Continue',
+    body: html`<h1>${link.meta.title || 'Continue'}</h1><p>This page cannot be shown inside a frame. Continue to
+<a id="go" href="${destination}" rel="noopener">${destination}</a>.</p>`,
+  });
+}
+
+export function splashPage(link: CompiledLink, destination: string): RenderedPage {
+  const splash = link.splash;
+  const image = splash ? httpHref(splash.image) : null;
+  const content = splash
+    ? html`<h1>${splash.title || link.meta.title || 'Just a moment'}</h1>${image ? html`<p><img src="${image}" alt=""></p>` : ''}
+${splash.content.split(/\r?\n\s*\r?\n/).filter((p) => p.trim()).map((p) => html`<p>${p}</p>`)}`
+    : html`<h1>${link.meta.title || 'You are leaving for another site'}</h1>
+${link.meta.description ? html`<p>${link.meta.description}</p>` : ''}`;
+  return linkPage(link, {
+    title: (splash?.title || link.meta.title) || 'Redirecting…',
+    head: html`<noscript><meta http-equiv="refresh" content="${SPLASH_SECONDS};url=${destination}"></noscript>`,
+    body: html`${content}<p>Taking you to <a id="go" href="${destination}" rel="noopener">${hostOf(destination)}</a> in
+<span id="count">${SPLASH_SECONDS}</span> seconds.</p><p><a class="btn" href="${destination}" rel="noopener">Continue now</a></p>`,
+    scripts: [COUNTDOWN],
+  });
+}
+
+/** The destination framed, with the account's call-to-action box over it. */
+export function overlayPage(link: CompiledLink, destination: string): RenderedPage {
+  if (link.unframeable?.has(destination)) return plainLinkPage(link, destination);
+  const overlay = link.overlay!;
+  const mail = overlay.type === 'contact' ? mailAddress(overlay.button_link) : null;
+  const box = overlay.type === 'contact' ? contactForm(overlay.message, overlay.button_text, mail) : messageBox(overlay);
+  return linkPage(link, {
+    title: link.meta.title || hostOf(destination),
+    body: html`<iframe class="full" src="${destination}" title="${link.meta.title || hostOf(destination)}" allowfullscreen></iframe>
+<div class="box" id="cta" role="dialog">${box}<button id="close" type="button">Close</button></div>`,
+    scripts: [CLOSE],
+    csp: mergeCsp(FRAME_CSP, mail ? { 'form-action': 'mailto:' } : undefined),
+    full: true,
+  });
+}
+
+function messageBox(overlay: { message: string; button_text: string; button_link: string }): SafeHtml {
+  const href = httpHref(overlay.button_link);
+  return html`<p>${overlay.message}</p>${href ? html`<p><a class="btn" href="${href}" target="_top" rel="noopener">${overlay.button_text || 'Learn more'}</a></p>` : ''}`;
+}
+
+/** The contact form goes to the owner's mail client (mailto:), never to a server. */
+function contactForm(message: string, buttonText: string, mail: string | null): SafeHtml {
+  const fields = html`<label for="cta-name">Name</label><input id="cta-name" name="name">
+<label for="cta-email">E-mail</label><input id="cta-email" name="email" type="email">
+<label for="cta-message">Message</label><textarea id="cta-message" name="message" rows="3"></textarea>`;
+  if (!mail) return html`<p>${message}</p>`;
+  return html`<p>${message}</p><form method="post" enctype="text/plain" action="mailto:${mail}">${fields}
+<button class="btn" type="submit">${buttonText || 'Send'}</button></form>`;
+}
+
+const EMAIL = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
+
+function mailAddress(value: string): string | null {
+  const address = value.trim().replace(/^mailto:/i, '');
+  return EMAIL.test(address) ? address : null;
+}
+
+/** What social crawlers get instead of the redirect: the link's meta as Open Graph and Twitter card tags. */
+export function ogPage(link: CompiledLink): RenderedPage {
+  const title = link.meta.title || link.shortUrl;
+  const { description, image } = link.meta;
+  return renderPage({
+    title,
+    head: html`<meta property="og:type" content="website"><meta property="og:title" content="${title}">
+<meta property="og:url" content="${link.shortUrl}">${description ? html`<meta property="og:description" content="${description}">
+<meta name="description" content="${description}">` : ''}${image ? html`<meta property="og:image" content="${image}">` : ''}
+<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}"><meta name="twitter:title" content="${title}">
+${description ? html`<meta name="twitter:description" content="${description}">` : ''}${image ? html`<meta name="twitter:image" content="${image}">` : ''}`,
+    body: html`<h1>${title}</h1>${description ? html`<p>${description}</p>` : ''}<p><a href="${link.shortUrl}">${link.shortUrl}</a></p>`,
+  });
+}

@@ -1,0 +1,86 @@
+import { timingSafeEqual } from 'node:crypto';
+import { hmac } from '../../lib/secrets.js';
+
+export const UNLOCK_SECONDS = 24 * 60 * 60;
+export const MAX_FAILURES = 5;
+export const FAILURE_WINDOW_MS = 15 * 60 * 1000;
+
+interface Lockable {
+  id: number;
+  alias: string;
+  secure: boolean;
+  passwordHash: string | null;
+}
+
+const cookieName = (link: Lockable) => `rdpw${link.id}`;
+
+/**
+ * The signature covers the link id, the expiry and the stored password hash, so a cookie opens one
+ * link for one day and stops working as soon as the password is changed.
+ */
+function signature(secret: string, link: Lockable, expires: number): string {
+  return hmac(secret, `unlock.${link.id}.${expires}.${link.passwordHash ?? ''}`);
+}
+
+/** Set-Cookie value proving the visitor typed the password; scoped to the link's path. */
+export function unlockCookie(secret: string, link: Lockable, now: number): string {
+  const expires = Math.floor(now / 1000) + UNLOCK_SECONDS;
+  const value = `${expires}.${signature(secret, link, expires)}`;
+  const path = `/${encodeURIComponent(link.alias)}`;
+  return `${cookieName(link)}=${value}; Max-Age=${UNLOCK_SECONDS}; Path=${path}; HttpOnly; SameSite=Lax${link.secure ? '; Secure' : ''}`;
+}
+
+export function isUnlocked(secret: string, link: Lockable, cookieHeader: string | undefined, now: number): boolean {
+  const value = cookieValue(cookieHeader, cookieName(link));
+  if (!value) return false;
+  const dot = value.indexOf('.');
+  const expires = Number(value.slice(0, dot));
+  if (dot < 1 || !Number.isInteger(expires) || expires * 1000 <= now) return false;
+  const given = Buffer.from(value.slice(dot + 1));
+  const expected = Buffer.from(signature(secret, link, expires));
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function cookieValue(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
+/**
+ * Failed password attempts per link and client IP, in memory: after MAX_FAILURES within the window the
+ * form answers 429 until the window ends. Bounded: the oldest counters go first past `capacity`.
+ */
+export class FailureThrottle {
+  private readonly counters = new Map<string, { failures: number; resetAt: number }>();
+
+  constructor(private readonly capacity = 100_000) {}
+
+  /** Seconds until the client may try again; 0 when it may try now. */
+  blockedFor(key: string, now: number): number {
+    const counter = this.counters.get(key);
+    if (!counter) return 0;
+    if (counter.resetAt <= now) {
+      this.counters.delete(key);
+      return 0;
+    }
+    return counter.failures >= MAX_FAILURES ? Math.ceil((counter.resetAt - now) / 1000) : 0;
+  }
+
+  fail(key: string, now: number): void {
+    const counter = this.counters.get(key);
+    if (counter && counter.resetAt > now) {
+      counter.failures++;
+      return;
+    }
+    if (this.counters.size >= this.capacity) this.counters.delete(this.counters.keys().next().value!);
+    this.counters.set(key, { failures: 1, resetAt: now + FAILURE_WINDOW_MS });
+  }
+
+  succeed(key: string): void {
+    this.counters.delete(key);
+  }
+}

@@ -1,0 +1,64 @@
+import type SQLite from 'better-sqlite3';
+import type { Compilable } from 'kysely';
+import type { Db, DbHandle } from '../../db/connect.js';
+
+/** A query whose SQL is built once by Kysely and then run with fresh arguments. */
+type Query<A extends unknown[], R> = (db: Db, ...args: A) => Compilable<R> & {
+  execute(): Promise<R[]>;
+};
+
+/**
+ * Runs a Kysely-built query on the redirect path. On SQLite the compiled SQL becomes one prepared
+ * statement of the raw connection (Kysely's per-call compile and connection queue cost more than the
+ * lookup itself); on PostgreSQL it goes through Kysely as usual. `sample` must hold distinct values:
+ * they map the compiled placeholders back to argument positions.
+ */
+function prepare<A extends unknown[], R>(handle: DbHandle, query: Query<A, R>, sample: A): (...args: A) => Promise<R[]> {
+  const { sqlite } = handle;
+  if (!sqlite) return (...args) => query(handle.db, ...args).execute();
+  const compiled = query(handle.db, ...sample).compile();
+  const positions = compiled.parameters.map((p) => {
+    const index = sample.indexOf(p);
+    if (index < 0) throw new Error(`redirect query parameter ${String(p)} is not an argument`);
+    return index;
+  });
+  let statement: SQLite.Statement<unknown[], R> | null = null;
+  return async (...args) => {
+    statement ??= sqlite.prepare<unknown[], R>(compiled.sql);
+    return statement.all(...positions.map((i) => args[i]));
+  };
+}
+
+const linkQuery = (db: Db, domainId: number, alias: string) => db.selectFrom('links')
+  .select([
+    'id', 'user_id', 'alias', 'long_url', 'title', 'description', 'type', 'splash_id', 'overlay_id', 'password_hash',
+    'expiry', 'geo_targets', 'device_targets', 'language_targets', 'parameters', 'meta_title', 'meta_description', 'meta_image',
+  ])
+  .select((eb) => eb.exists(eb.selectFrom('link_pixels').select('pixel_id').whereRef('link_pixels.link_id', '=', 'links.id')).as('has_pixels'))
+  .where('domain_id', '=', domainId).where('alias', '=', alias);
+
+const domainQuery = (db: Db, host: string) => db.selectFrom('domains')
+  .select(['id', 'user_id', 'host', 'scheme', 'redirect_root', 'redirect_404']).where('host', '=', host);
+
+const pixelsQuery = (db: Db, linkId: number) => db.selectFrom('link_pixels')
+  .innerJoin('pixels', 'pixels.id', 'link_pixels.pixel_id')
+  .select(['pixels.id', 'pixels.type', 'pixels.tag']).where('link_pixels.link_id', '=', linkId).orderBy('pixels.id');
+
+type RowOf<Q> = Q extends (...args: never[]) => Compilable<infer R> ? R : never;
+export type PublicLinkRow = RowOf<typeof linkQuery>;
+export type PublicDomainRow = RowOf<typeof domainQuery>;
+export type PixelTagRow = RowOf<typeof pixelsQuery>;
+
+const first = <A extends unknown[], R>(run: (...args: A) => Promise<R[]>) =>
+  async (...args: A): Promise<R | undefined> => (await run(...args))[0];
+
+/** The reads of every cache miss, prepared once per process (splash, overlay and bio pages come from the pages feature). */
+export function publicRepo(handle: DbHandle) {
+  return {
+    link: first(prepare(handle, linkQuery, [-7001, '\u0000alias'])),
+    domain: first(prepare(handle, domainQuery, ['\u0000host'])),
+    pixels: prepare(handle, pixelsQuery, [-7002]),
+  };
+}
+
+export type PublicRepo = ReturnType<typeof publicRepo>;

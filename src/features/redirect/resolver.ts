@@ -1,0 +1,137 @@
+import type { AppContext } from '../../context.js';
+import { cacheKeys } from '../../lib/cache-keys.js';
+import type { RenderedPage } from '../../lib/html.js';
+import { compileLink, httpHref, type CompiledLink, type CompileDeps } from './compile.js';
+import { LruCache } from './lru.js';
+import { bioPage } from './public-pages.js';
+import { publicRepo } from './repo.js';
+import { findBioByAlias } from '../pages/repo.js';
+
+/** A host we serve: the default domain or a branded one, with its root and 404 redirects. */
+export interface Site {
+  host: string;
+  domainId: number;
+  domain: { scheme: string; host: string } | null;
+  /** Where `/` and unknown aliases go; "" shows our own page. */
+  root: string;
+  notFound: string;
+  /** The one "no such alias" answer of this site, shared so a miss allocates nothing. */
+  missing: Missing;
+}
+
+export interface Missing { kind: 'missing'; site: Site }
+export interface BioEntry { kind: 'bio'; page: RenderedPage }
+export type Entry = CompiledLink | BioEntry;
+export type Resolution = Entry | Missing;
+
+/** Unknown aliases are cached briefly: long enough to absorb floods, short enough that new links appear. */
+const NEGATIVE_TTL_MS = 5_000;
+const MAX_SITES = 10_000;
+
+/**
+ * Host + alias → what to serve, through a bounded LRU of compiled links (plus short-lived negative
+ * entries). Plain functions of no framework: a cache hit answers synchronously, a miss with a promise.
+ * Writers publish the keys they change (cacheKeys.link / cacheKeys.domainRoot); we drop those keys.
+ */
+export class Resolver {
+  private readonly links: LruCache<Entry>;
+  private readonly missing: LruCache<Missing>;
+  private readonly sites = new LruCache<Site | null>(MAX_SITES);
+  private readonly loading = new Map<string, Promise<unknown>>();
+  private readonly deps: CompileDeps;
+  private readonly ttlMs: number;
+  private readonly defaultSite: Site;
+  /** Bumped by every invalidation: a load that overlapped one is served but not cached. */
+  private generation = 0;
+
+  constructor(ctx: AppContext) {
+    this.deps = { config: ctx.config, db: ctx.db, repo: publicRepo(ctx.dbHandle) };
+    this.ttlMs = ctx.config.LINK_CACHE_TTL_S * 1000;
+    this.links = new LruCache(ctx.config.LINK_CACHE_SIZE);
+    this.missing = new LruCache(Math.min(ctx.config.LINK_CACHE_SIZE, 50_000));
+    this.defaultSite = site(ctx.config.DEFAULT_HOST, 0, null, '', '');
+    ctx.invalidation.subscribe((key) => this.drop(key));
+  }
+
+  /** `host` as sent (any case); null when we do not serve that host. */
+  site(host: string, now = Date.now()): Site | null | Promise<Site | null> {
+    const normalized = host.toLowerCase();
+    if (normalized === this.defaultSite.host) return this.defaultSite;
+    const key = cacheKeys.domainRoot(normalized);
+    const cached = this.sites.get(key, now);
+    if (cached !== undefined) return cached;
+    return this.once(key, () => this.loadSite(normalized));
+  }
+
+  resolve(site: Site, alias: string, now = Date.now()): Resolution | Promise<Resolution> {
+    const key = cacheKeys.link(site.host, alias);
+    const hit = this.links.get(key, now);
+    if (hit !== undefined) return hit;
+    if (this.missing.get(key, now) !== undefined) return site.missing;
+    return this.once(key, () => this.loadEntry(site, alias, key));
+  }
+
+  /** Concurrent misses of one key share one database read. */
+  private once<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const pending = this.loading.get(key) as Promise<T> | undefined;
+    if (pending) return pending;
+    const promise = load().finally(() => {
+      if (this.loading.get(key) === promise) this.loading.delete(key);
+    });
+    this.loading.set(key, promise);
+    return promise;
+  }
+
+  private async loadSite(host: string): Promise<Site | null> {
+    const generation = this.generation;
+    const row = await this.deps.repo.domain(host);
+    const found = row
+      ? site(row.host, row.id, { scheme: row.scheme, host: row.host }, httpHref(row.redirect_root) ?? '', httpHref(row.redirect_404) ?? '')
+      : null;
+    if (generation === this.generation) this.sites.set(cacheKeys.domainRoot(host), found, this.ttlMs, Date.now());
+    return found;
+  }
+
+  private async loadEntry(site: Site, alias: string, key: string): Promise<Resolution> {
+    const generation = this.generation;
+    const entry = await this.findEntry(site, alias);
+    if (generation === this.generation) {
+      if (entry) this.links.set(key, entry, this.ttlMs, Date.now());
+      else this.missing.set(key, site.missing, Math.min(this.ttlMs, NEGATIVE_TTL_MS), Date.now());
+    }
+    return entry ?? site.missing;
+  }
+
+  private async findEntry(site: Site, alias: string): Promise<Entry | null> {
+    const row = await this.deps.repo.link(site.domainId, alias);
+    if (row) {
+      return compileLink(this.deps, row, site.domain);
+    }
+    if (site.domainId !== 0) return null;
+    const bio = await findBioByAlias(this.deps.db, alias);
+    return bio ? { kind: 'bio', page: bioPage(bio) } : null;
+  }
+
+  private drop(key: string): void {
+    this.generation++;
+    this.links.delete(key);
+    this.missing.delete(key);
+    this.sites.delete(key);
+    this.loading.delete(key);
+  }
+}
+
+function site(host: string, domainId: number, domain: Site['domain'], root: string, notFound: string): Site {
+  const s = { host, domainId, domain, root, notFound } as Site;
+  s.missing = { kind: 'missing', site: s };
+  return s;
+}
+
+const resolvers = new WeakMap<AppContext, Resolver>();
+
+/** One resolver (one cache, one subscription) per context, shared by the Fastify routes and any lean front handler. */
+export function resolverFor(ctx: AppContext): Resolver {
+  let resolver = resolvers.get(ctx);
+  if (!resolver) resolvers.set(ctx, (resolver = new Resolver(ctx)));
+  return resolver;
+}
