@@ -1,7 +1,10 @@
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import sharp from 'sharp';
 import { request } from 'undici';
 import { TEST_HOST, type TestServer } from './server.js';
+
+// jsqr is CommonJS whose typings declare an ES default export; under NodeNext the callable is `.default`.
+const jsQR = jsQRModule.default;
 
 export interface ImageReply {
   status: number;

@@ -2,6 +2,7 @@ import type { Db } from '../../db/connect.js';
 import type { QrCodesTable, QrRow } from '../../db/types.js';
 import type { Insertable, Updateable } from 'kysely';
 import type { Page } from '../../lib/pagination.js';
+import { deleteTargetStats } from '../stats/repo.js';
 
 /** List and detail columns: never the logo, which may be a data URI of hundreds of kilobytes. */
 const SUMMARY = ['id', 'slug', 'name', 'scans', 'created_at'] as const;
@@ -45,13 +46,14 @@ export async function updateQr(db: Db, userId: number, id: number, changes: Upda
   await db.updateTable('qr_codes').set(changes).where('id', '=', id).where('user_id', '=', userId).execute();
 }
 
-/** Deletes a code and its channel entries together; returns its slug, or undefined when the caller has no such code. */
+/** Deletes a code with its channel entries and statistics; returns its slug, or undefined when the caller has no such code. */
 export function deleteQr(db: Db, userId: number, id: number): Promise<string | undefined> {
   return db.transaction().execute(async (trx) => {
     const deleted = await trx.deleteFrom('qr_codes').where('id', '=', id).where('user_id', '=', userId)
       .returning('slug').executeTakeFirst();
     if (!deleted) return undefined;
     await trx.deleteFrom('channel_items').where('item_type', '=', 'qr').where('item_id', '=', id).execute();
+    await deleteTargetStats(trx, 'qr', [id]);
     return deleted.slug;
   });
 }

@@ -14,6 +14,8 @@ import { checkColor, checkContrast, checkLogo, DEFAULT_BACKGROUND, DEFAULT_FOREG
 /** Byte-mode capacity at error correction H is 1273 bytes; numeric data packs denser, so this only skips hopeless input. */
 const MAX_PAYLOAD_BYTES = 3100;
 const MAX_NAME = 255;
+/** Networks a QR code's socialCount always lists (with 0), per the spec's sample. */
+const QR_SOCIAL_KEYS = ['facebook', 'twitter', 'instagram'];
 
 export const QrError = {
   notFound: () => notFound('QR code'),
@@ -93,7 +95,7 @@ function asStrings(counts: LabelCounts): Record<string, string> | 0 {
 export async function getQr(ctx: AppContext, userId: number, id: number) {
   const row = await repo.findQrSummary(ctx.db, userId, id);
   if (!row) throw QrError.notFound();
-  const stats = await readStats(ctx, 'qr', id);
+  const stats = await readStats(ctx, 'qr', id, QR_SOCIAL_KEYS);
   return {
     details: toEntry(ctx, row),
     data: {
@@ -103,7 +105,7 @@ export async function getQr(ctx: AppContext, userId: number, id: number) {
       topReferrers: asStrings(stats.topReferrers),
       topBrowsers: asStrings(stats.topBrowsers),
       topOs: asStrings(stats.topOs),
-      socialCount: { facebook: 0, twitter: 0, instagram: 0, ...stats.socialCount },
+      socialCount: stats.socialCount,
     },
   };
 }
