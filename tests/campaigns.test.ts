@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { nowTimestamp } from '../src/lib/time.js';
+import { createLink } from './helpers/grouping-fixtures.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
 let me: { id: number; apiKey: string; username: string };
 let other: { id: number; apiKey: string; username: string };
 let base: string;
-let aliasCounter = 0;
 
 beforeAll(async () => {
   server = await startServer({ RATE_LIMIT_MAX: '100000' });
@@ -16,17 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Link fixture written straight to the table: this file tests campaigns, not link creation. */
-async function makeLink(owner: { id: number }, fields: { title?: string; long_url?: string; password_hash?: string; expiry?: string } = {}) {
-  const now = nowTimestamp();
-  const alias = `camp${process.pid}x${++aliasCounter}`;
-  const row = await server.ctx.db.insertInto('links').values({
-    user_id: owner.id, alias, long_url: fields.long_url ?? `https://example.com/${alias}`, title: fields.title ?? '',
-    password_hash: fields.password_hash ?? null, expiry: fields.expiry ?? null, campaign_id: null, splash_id: null, overlay_id: null,
-    created_at: now, updated_at: now,
-  }).returning('id').executeTakeFirstOrThrow();
-  return { id: row.id, alias, longUrl: fields.long_url ?? `https://example.com/${alias}` };
-}
+const makeLink = (owner: { apiKey: string }, fields: Parameters<typeof createLink>[2] = {}) => createLink(server, owner.apiKey, fields);
 
 const add = (key: string, body: unknown) => server.call('POST', '/api/campaign/add', { key, body });
 const assign = (key: string, campaignId: number, linkId: number) =>
@@ -265,6 +254,17 @@ describe('rotator /r/{slug}', () => {
     expect((await server.visit('/r/moved-to')).headers.location).toBe(first.links[0]!.longUrl);
   });
 
+  it('follows link edits and deletions made through the links API', async () => {
+    const { links } = await rotatorWith(2, 'edited');
+    await spread('edited', 2);
+    const moved = 'https://example.com/moved-destination';
+    const upd = await server.call('PUT', `/api/url/${links[0]!.id}/update`, { key: me.apiKey, body: { url: moved } });
+    expect(upd.status).toBe(200);
+    expect([...(await spread('edited', 2)).keys()].sort()).toEqual([moved, links[1]!.longUrl].sort());
+    expect((await server.call('DELETE', `/api/url/${links[1]!.id}/delete`, { key: me.apiKey })).status).toBe(200);
+    expect([...(await spread('edited', 3)).keys()]).toEqual([moved]);
+  });
+
   it('does not turn or count on HEAD', async () => {
     const { links } = await rotatorWith(2, 'head-peek');
     const record = vi.spyOn(server.ctx.clicks, 'record');
@@ -282,7 +282,7 @@ describe('rotator /r/{slug}', () => {
   it('skips expired links and sends password-protected ones through their short URL', async () => {
     const made = await add(me.apiKey, { name: 'Guarded', slug: 'guarded' });
     const expired = await makeLink(me, { expiry: '2000-01-01 00:00:00' });
-    const locked = await makeLink(me, { password_hash: 'not-a-real-hash' });
+    const locked = await makeLink(me, { password: 'a long password' });
     await assign(me.apiKey, made.body.id, expired.id);
     await assign(me.apiKey, made.body.id, locked.id);
     const res = await server.visit('/r/guarded');
@@ -334,8 +334,8 @@ describe('public list /u/{username}/{slug}-{id}', () => {
   it('escapes hostile campaign names and link titles, and never shows a protected destination', async () => {
     const made = await add(me.apiKey, { name: '<script>alert(1)</script>', public: true });
     const hostile = await makeLink(me, { title: '"><script>alert(2)</script>' });
-    const hostileUrl = await makeLink(me, { long_url: 'https://example.com/?q=<script>alert(3)</script>' });
-    const locked = await makeLink(me, { password_hash: 'x', long_url: 'https://secret.example.com/hidden' });
+    const hostileUrl = await makeLink(me, { url: 'https://example.com/?q=<script>alert(3)</script>' });
+    const locked = await makeLink(me, { password: 'a long password', url: 'https://secret.example.com/hidden' });
     for (const link of [hostile, hostileUrl, locked]) await assign(me.apiKey, made.body.id, link.id);
     const res = await server.visit(new URL(made.body.list).pathname);
     expect(res.status).toBe(200);

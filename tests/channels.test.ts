@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowTimestamp } from '../src/lib/time.js';
+import { createLink } from './helpers/grouping-fixtures.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -16,23 +17,13 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Link and QR fixtures written straight to their tables: this file tests channels, not those features. */
-async function makeLink(owner: { id: number }, title = '') {
-  const now = nowTimestamp();
-  const alias = `ch${process.pid}x${++counter}`;
-  const row = await server.ctx.db.insertInto('links').values({
-    user_id: owner.id, alias, long_url: `https://example.com/${alias}`, title,
-    splash_id: null, overlay_id: null, campaign_id: null, password_hash: null, expiry: null, created_at: now, updated_at: now,
-  }).returning('id').executeTakeFirstOrThrow();
-  return { id: row.id, alias, longUrl: `https://example.com/${alias}` };
-}
+const makeLink = (owner: { apiKey: string }, title?: string) => createLink(server, owner.apiKey, title === undefined ? {} : { title });
 
-async function makeQr(owner: { id: number }) {
-  const slug = `qr${process.pid}x${++counter}`;
-  const row = await server.ctx.db.insertInto('qr_codes').values({
-    user_id: owner.id, slug, name: `QR ${slug}`, type: 'text', data: '"hello"', payload: 'hello', created_at: nowTimestamp(),
-  }).returning('id').executeTakeFirstOrThrow();
-  return { id: row.id, slug, name: `QR ${slug}` };
+async function makeQr(owner: { apiKey: string }) {
+  const name = `QR ${process.pid}x${++counter}`;
+  const res = await server.call('POST', '/api/qr/add', { key: owner.apiKey, body: { type: 'text', data: 'hello', name } });
+  expect(res.status).toBe(200);
+  return { id: res.body.id as number, link: res.body.link as string, name };
 }
 
 async function makeBio(owner: { apiKey: string }) {
@@ -135,7 +126,7 @@ describe('channel items', () => {
       { type: 'links', id: titled.id, title: 'A title', preview: titled.longUrl, link: `${base}/${titled.alias}`, date },
       { type: 'links', id: plain.id, title: plain.longUrl, preview: plain.longUrl, link: `${base}/${plain.alias}`, date },
       { type: 'bio', id: bio.id, title: bio.name, preview: `${base}/${bio.alias}`, link: `${base}/${bio.alias}`, date },
-      { type: 'qr', id: qr.id, title: qr.name, preview: `${base}/qr/${qr.slug}`, link: `${base}/qr/${qr.slug}`, date },
+      { type: 'qr', id: qr.id, title: qr.name, preview: qr.link, link: qr.link, date },
     ]));
     const paged = await items(me.apiKey, id, '?limit=3&page=2');
     expect(paged.body.data).toMatchObject({ result: 4, perpage: 3, currentpage: 2, nextpage: 0, maxpage: 2 });
@@ -170,12 +161,14 @@ describe('channel items', () => {
     const bio = await makeBio(me);
     await assign(me.apiKey, channel.body.id, 'links', link.id);
     await assign(me.apiKey, channel.body.id, 'bio', bio.id);
-    await server.ctx.db.deleteFrom('links').where('id', '=', link.id).execute();
+    const qr = await makeQr(me);
+    await assign(me.apiKey, channel.body.id, 'qr', qr.id);
+    await server.call('DELETE', `/api/url/${link.id}/delete`, { key: me.apiKey });
     await server.call('DELETE', `/api/bio/${bio.id}/delete`, { key: me.apiKey });
+    // Whether or not the deleting feature clears channel rows, the item must not show.
+    await server.call('DELETE', `/api/qr/${qr.id}/delete`, { key: me.apiKey });
     const res = await items(me.apiKey, channel.body.id);
     expect(res.body.data).toMatchObject({ result: 0, items: [] });
-    const rows = await server.ctx.db.selectFrom('channel_items').select('item_type').where('channel_id', '=', channel.body.id).execute();
-    expect(rows).toEqual([{ item_type: 'links' }]);
   });
 });
 
@@ -190,8 +183,8 @@ describe('channel delete', () => {
     expect(res.body).toEqual({ error: 0, message: expect.any(String) });
     const rows = await server.ctx.db.selectFrom('channel_items').selectAll().where('channel_id', '=', channel.body.id).execute();
     expect(rows).toEqual([]);
-    expect(await server.ctx.db.selectFrom('links').select('id').where('id', '=', link.id).executeTakeFirst()).toEqual({ id: link.id });
-    expect(await server.ctx.db.selectFrom('qr_codes').select('id').where('id', '=', qr.id).executeTakeFirst()).toEqual({ id: qr.id });
+    expect((await server.call('GET', `/api/url/${link.id}`, { key: me.apiKey })).status).toBe(200);
+    expect((await server.call('GET', `/api/qr/${qr.id}`, { key: me.apiKey })).status).toBe(200);
     expect((await items(me.apiKey, channel.body.id)).status).toBe(404);
     expect((await server.call('DELETE', `/api/channel/${channel.body.id}/delete`, { key: me.apiKey })).status).toBe(404);
   });

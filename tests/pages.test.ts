@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBioByAlias, findOverlayById, findSplashById } from '../src/features/pages/repo.js';
 import { cacheKeys } from '../src/lib/cache-keys.js';
-import { nowTimestamp } from '../src/lib/time.js';
+import { createLink } from './helpers/grouping-fixtures.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
 let me: { id: number; apiKey: string };
 let other: { id: number; apiKey: string };
-let aliasCounter = 0;
 const published: string[] = [];
 
 beforeAll(async () => {
@@ -19,18 +18,6 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-
-/** Link fixture written straight to the table: this file tests pages, not link creation. */
-async function makeLink(owner: { id: number }, fields: { alias?: string; type?: string; splash_id?: number; overlay_id?: number } = {}) {
-  const now = nowTimestamp();
-  const alias = fields.alias ?? `pg${process.pid}x${++aliasCounter}`;
-  const row = await server.ctx.db.insertInto('links').values({
-    user_id: owner.id, alias, long_url: `https://example.com/${alias}`, type: fields.type ?? 'direct',
-    splash_id: fields.splash_id ?? null, overlay_id: fields.overlay_id ?? null, campaign_id: null, password_hash: null, expiry: null,
-    created_at: now, updated_at: now,
-  }).returning('id').executeTakeFirstOrThrow();
-  return { id: row.id, alias };
-}
 
 const linkRow = (id: number) =>
   server.ctx.db.selectFrom('links').select(['type', 'splash_id', 'overlay_id']).where('id', '=', id).executeTakeFirstOrThrow();
@@ -67,7 +54,8 @@ describe('splash pages', () => {
   it('refreshes links on update and turns them direct on delete', async () => {
     const added = await server.call('POST', '/api/splash/add', { key: me.apiKey, body: { name: 'Used' } });
     const id = added.body.id;
-    const link = await makeLink(me, { type: 'splash', splash_id: id });
+    const link = await createLink(server, me.apiKey, { type: String(id) });
+    expect(await linkRow(link.id)).toEqual({ type: 'splash', splash_id: id, overlay_id: null });
     const key = cacheKeys.link(server.config.DEFAULT_HOST, link.alias);
     published.length = 0;
     await server.call('PUT', `/api/splash/${id}/update`, { key: me.apiKey, body: { content: 'changed' } });
@@ -109,8 +97,9 @@ describe('overlays', () => {
 
   it('turns overlay links direct on delete and leaves other links alone', async () => {
     const added = await server.call('POST', '/api/overlay/add', { key: me.apiKey, body: { type: 'message', name: 'Used overlay' } });
-    const link = await makeLink(me, { type: 'overlay', overlay_id: added.body.id });
-    const bystander = await makeLink(me, { type: 'frame' });
+    const link = await createLink(server, me.apiKey, { type: `overlay-${added.body.id}` });
+    expect(await linkRow(link.id)).toEqual({ type: 'overlay', splash_id: null, overlay_id: added.body.id });
+    const bystander = await createLink(server, me.apiKey, { type: 'frame' });
     await server.call('DELETE', `/api/overlay/${added.body.id}/delete`, { key: me.apiKey });
     expect(await linkRow(link.id)).toEqual({ type: 'direct', splash_id: null, overlay_id: null });
     expect((await linkRow(bystander.id)).type).toBe('frame');
@@ -169,7 +158,7 @@ describe('bio pages', () => {
   it('refuses an alias taken by a bio page or a default-domain link with 409', async () => {
     const alias = `taken-${process.pid}`;
     expect((await server.call('POST', '/api/bio/add', { key: me.apiKey, body: { alias, name: 'first' } })).status).toBe(200);
-    const link = await makeLink(other, { alias: `link-${process.pid}` });
+    const link = await createLink(server, other.apiKey, { custom: `link-${process.pid}` });
     for (const taken of [alias, link.alias]) {
       const res = await server.call('POST', '/api/bio/add', { key: other.apiKey, body: { alias: taken, name: 'second' } });
       expect(res.status).toBe(409);

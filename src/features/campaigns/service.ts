@@ -6,6 +6,7 @@ import { conflict, invalid, notFound } from '../../lib/errors.js';
 import { listData, type Page } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
 import { invalidateLinks } from '../links/cache.js';
+import { invalidateCampaigns } from './cache.js';
 import * as repo from './repo.js';
 import type { CampaignWithOwner } from './repo.js';
 
@@ -129,9 +130,8 @@ export async function assignLink(ctx: AppContext, userId: number, campaignId: nu
   const campaign = await ownCampaign(ctx, userId, campaignId);
   const link = await repo.findOwnLink(ctx.db, userId, linkId);
   if (!link) throw CampaignError.linkNotFound();
-  await repo.setLinkCampaign(ctx.db, linkId, campaignId);
-  const previous = link.campaign_id && link.campaign_id !== campaignId ? await repo.slugOfCampaign(ctx.db, link.campaign_id) : null;
-  for (const slug of [campaign.slug, previous]) if (slug) ctx.invalidation.publish(cacheKeys.campaignRotator(slug));
+  await repo.setLinkCampaign(ctx.db, linkId, campaign.id);
+  await invalidateCampaigns(ctx, [campaign.id, link.campaign_id]);
   await invalidateLinks(ctx, [linkId]);
 }
 
