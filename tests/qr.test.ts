@@ -258,3 +258,13 @@ describe('DELETE /api/qr/{id}/delete', () => {
     expect(items).toEqual([]);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents the QR endpoints and the public image address', async () => {
+    const doc = (await server.call('GET', '/api/openapi.json')).body;
+    for (const path of ['/api/qr', '/api/qr/{id}', '/api/qr/add', '/api/qr/{id}/update', '/api/qr/{id}/delete', '/qr/{slug}', '/qr/{slug}/scan']) {
+      expect(doc.paths[path], path).toBeDefined();
+    }
+    expect(JSON.stringify(doc.paths['/api/qr/add'])).toContain('never fetches');
+  });
+});

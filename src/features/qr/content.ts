@@ -170,6 +170,6 @@ export function encodeContent(type: QrType, content: Content): string {
 }
 
 export function titleOf(type: QrType, content: Content): string {
-  const title = KINDS[type].title(content);
+  const title = KINDS[type].title(content) || `${type} QR code`;
   return title.length > 100 ? `${title.slice(0, 99)}…` : title;
 }

@@ -48,7 +48,7 @@ export function payloadFor(ctx: AppContext, type: string, slug: string, storedPa
 }
 
 function checkedPayload(ctx: AppContext, type: QrType, slug: string, content: Content): string {
-  const payload = type === 'link' ? scanUrl(ctx, slug) : encodeContent(type, content);
+  const payload = payloadFor(ctx, type, slug, encodeContent(type, content));
   if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) throw QrError.tooLong();
   try {
     // Checked at H so adding a logo later can never make a stored code unrenderable.
@@ -68,7 +68,7 @@ function checkName(name: string | undefined): string {
 /** Colors and logo of an add or update; omitted fields keep `current`. */
 async function readStyle(input: QrInput, current: { foreground: string; background: string }) {
   const pick = (value: string | undefined, field: string, fallback: string, kept: string) =>
-    value === undefined ? kept : checkColor(value, field, fallback);
+    value === undefined ? kept || fallback : checkColor(value, field, fallback);
   const foreground = pick(input.foreground, 'foreground', DEFAULT_FOREGROUND, current.foreground);
   const background = pick(input.background, 'background', DEFAULT_BACKGROUND, current.background);
   checkContrast(foreground, background);
