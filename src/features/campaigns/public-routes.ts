@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { App } from '../../http/types.js';
-import { escapeHtml, page, PAGE_HEADERS } from '../../lib/html.js';
+import { html, pageHeaders, renderPage } from '../../lib/html.js';
 import { findPublicList, type PublicList } from './public-service.js';
 import { Rotator } from './rotator.js';
 
@@ -42,14 +42,13 @@ export function campaignPublicRoutes(app: App, ctx: AppContext): void {
   });
 }
 
-function render(list: PublicList): string {
-  const items = list.links
-    .map((link) => `<li><a href="${escapeHtml(link.href)}" rel="nofollow noopener">${escapeHtml(link.label)}</a></li>`)
-    .join('');
-  const body = `<h1>${escapeHtml(list.name)}</h1>` + (items ? `<ul>${items}</ul>` : '<p>This campaign has no links yet.</p>');
-  return page({ title: `${list.name} · Redirectory`, body });
+/** Every value is interpolated through `html`, which escapes it. */
+function render(list: PublicList) {
+  const items = list.links.map((link) => html`<li><a href="${link.href}" rel="nofollow noopener">${link.label}</a></li>`);
+  const body = html`<h1>${list.name}</h1>${items.length > 0 ? html`<ul>${items}</ul>` : html`<p>This campaign has no links yet.</p>`}`;
+  return renderPage({ title: `${list.name} · Redirectory`, body });
 }
 
-function send(reply: FastifyReply, html: string) {
-  return reply.headers(PAGE_HEADERS).header('cache-control', 'no-cache').send(html);
+function send(reply: FastifyReply, page: { html: string; csp: string }) {
+  return reply.headers(pageHeaders(page.csp)).header('cache-control', 'no-cache').send(page.html);
 }

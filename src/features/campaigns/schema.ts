@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Id } from '../../http/envelopes.js';
 
-export const SLUG_DESCRIPTION = 'Rotator slug: 3 to 64 letters, digits, dashes or underscores, unique across the service.';
+export const SLUG_DESCRIPTION = 'Rotator slug: 3 to 64 letters, digits, dashes or underscores (case-sensitive), unique across the service.';
 
 export const CampaignEntry = Type.Object({
   id: Type.Integer(),
