@@ -1,4 +1,4 @@
-import { type Kysely, type CreateTableBuilder } from 'kysely';
+import { sql, type Kysely, type CreateTableBuilder } from 'kysely';
 import { isPostgres } from '../dialect.js';
 
 type Builder = CreateTableBuilder<string, never>;
@@ -156,23 +156,29 @@ async function createClicks(db: Kysely<unknown>) {
   await b.execute();
   await db.schema.createIndex('clicks_target').on('clicks').columns(['target_kind', 'target_id', 'created_at']).execute();
 
-  await db.schema.createTable('click_stats')
+  await keyedOnly(db, db.schema.createTable('click_stats')
     .addColumn('target_kind', 'text', (c) => c.notNull())
     .addColumn('target_id', 'integer', (c) => c.notNull())
     .addColumn('dimension', 'text', (c) => c.notNull())
     .addColumn('label', 'text', (c) => c.notNull())
     .addColumn('count', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addPrimaryKeyConstraint('click_stats_pk', ['target_kind', 'target_id', 'dimension', 'label'])
-    .execute();
+    .addPrimaryKeyConstraint('click_stats_pk', ['target_kind', 'target_id', 'dimension', 'label']) as Builder).execute();
   await db.schema.createIndex('click_stats_top').on('click_stats')
     .columns(['target_kind', 'target_id', 'dimension', 'count']).execute();
 
-  await db.schema.createTable('click_uniques')
+  await keyedOnly(db, db.schema.createTable('click_uniques')
     .addColumn('target_kind', 'text', (c) => c.notNull())
     .addColumn('target_id', 'integer', (c) => c.notNull())
     .addColumn('visitor_hash', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('click_uniques_pk', ['target_kind', 'target_id', 'visitor_hash'])
-    .execute();
+    .addPrimaryKeyConstraint('click_uniques_pk', ['target_kind', 'target_id', 'visitor_hash']) as Builder).execute();
+}
+
+/**
+ * Tables upserted on every click flush are stored in their primary key on SQLite (WITHOUT ROWID), so
+ * each write touches one b-tree instead of a rowid table plus its key index. PostgreSQL has no such option.
+ */
+function keyedOnly(db: Kysely<unknown>, builder: Builder): Builder {
+  return isPostgres(db) ? builder : builder.modifyEnd(sql`without rowid`);
 }
 
 export async function down(): Promise<void> {
