@@ -92,7 +92,7 @@ export function overlayPage(link: CompiledLink, destination: string): RenderedPa
   if (link.unframeable?.has(destination)) return plainLinkPage(link, destination);
   const overlay = link.overlay!;
   const mail = overlay.type === 'contact' ? mailAddress(overlay.button_link) : null;
-  const box = overlay.type === 'contact' ? contactForm(overlay.message, overlay.button_text, mail) : messageBox(overlay);
+  const box = mail ? contactForm(overlay.message, overlay.button_text, mail) : messageBox(overlay);
   return linkPage(link, {
     title: link.meta.title || hostOf(destination),
     body: html`<iframe class="full" src="${destination}" title="${link.meta.title || hostOf(destination)}" allowfullscreen></iframe>
@@ -103,18 +103,21 @@ export function overlayPage(link: CompiledLink, destination: string): RenderedPa
   });
 }
 
-function messageBox(overlay: { message: string; button_text: string; button_link: string }): SafeHtml {
+function messageBox(overlay: { type: string; message: string; button_text: string; button_link: string }): SafeHtml {
   const href = httpHref(overlay.button_link);
-  return html`<p>${overlay.message}</p>${href ? html`<p><a class="btn" href="${href}" target="_top" rel="noopener">${overlay.button_text || 'Learn more'}</a></p>` : ''}`;
+  const label = overlay.button_text || (overlay.type === 'contact' ? 'Contact us' : 'Learn more');
+  return html`<p>${overlay.message}</p>${href ? html`<p><a class="btn" href="${href}" target="_top" rel="noopener">${label}</a></p>` : ''}`;
 }
 
-/** The contact form goes to the owner's mail client (mailto:), never to a server. */
-function contactForm(message: string, buttonText: string, mail: string | null): SafeHtml {
-  const fields = html`<label for="cta-name">Name</label><input id="cta-name" name="name">
+/**
+ * A contact overlay whose link is an e-mail address gets a form that opens the visitor's mail client
+ * (mailto:), so nothing is posted to any server; with a web address it is a button to that page.
+ */
+function contactForm(message: string, buttonText: string, mail: string): SafeHtml {
+  return html`<p>${message}</p><form method="post" enctype="text/plain" action="mailto:${mail}">
+<label for="cta-name">Name</label><input id="cta-name" name="name">
 <label for="cta-email">E-mail</label><input id="cta-email" name="email" type="email">
-<label for="cta-message">Message</label><textarea id="cta-message" name="message" rows="3"></textarea>`;
-  if (!mail) return html`<p>${message}</p>`;
-  return html`<p>${message}</p><form method="post" enctype="text/plain" action="mailto:${mail}">${fields}
+<label for="cta-message">Message</label><textarea id="cta-message" name="message" rows="3"></textarea>
 <button class="btn" type="submit">${buttonText || 'Send'}</button></form>`;
 }
 

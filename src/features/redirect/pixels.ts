@@ -110,7 +110,7 @@ export function bundlePixels(pixels: Array<{ type: string; tag: string }>): Pixe
   });
   return {
     scripts: usable.map((p, i) => inlineScript(kinds[i]!.script(js(p.tag), p.tag))),
-    images: html`<noscript>${images}</noscript>`,
+    images: images.length ? html`<noscript>${images}</noscript>` : html``,
     // Vendor scripts load their own helpers: 'strict-dynamic' trusts what the hashed snippets load.
     csp: { 'script-src': `'strict-dynamic' ${hosts}`, 'connect-src': 'https:', 'frame-src': 'https:' },
   };

@@ -23,6 +23,9 @@ export interface Missing { kind: 'missing'; site: Site }
 export interface BioEntry { kind: 'bio'; page: RenderedPage }
 export type Entry = CompiledLink | BioEntry;
 export type Resolution = Entry | Missing;
+/** The Host header names no site of ours. */
+export const NO_HOST = { kind: 'nohost' } as const;
+export type Lookup = Resolution | typeof NO_HOST;
 
 /** Unknown aliases are cached briefly: long enough to absorb floods, short enough that new links appear. */
 const NEGATIVE_TTL_MS = 5_000;
@@ -61,6 +64,13 @@ export class Resolver {
     const cached = this.sites.get(key, now);
     if (cached !== undefined) return cached;
     return this.once(key, () => this.loadSite(normalized));
+  }
+
+  /** Host header + alias → what to serve; synchronous when both are cached (check `instanceof Promise`). */
+  lookup(host: string, alias: string, now = Date.now()): Lookup | Promise<Lookup> {
+    const site = this.site(host, now);
+    if (site instanceof Promise) return site.then((s) => (s ? this.resolve(s, alias, now) : NO_HOST));
+    return site ? this.resolve(site, alias, now) : NO_HOST;
   }
 
   resolve(site: Site, alias: string, now = Date.now()): Resolution | Promise<Resolution> {

@@ -7,14 +7,13 @@ import type { App } from '../../http/types.js';
 import { decide, submitPassword } from './decide.js';
 import { FailureThrottle } from './password.js';
 import { errorPage, LANDING_PAGE, NOT_FOUND_PAGE } from './public-pages.js';
-import { resolverFor, type Resolution, type Site } from './resolver.js';
+import { resolverFor, type Lookup } from './resolver.js';
 import type { CompiledLink } from './compile.js';
 import { sendDecision, sendPage, sendRedirect } from './send.js';
 
 const AliasParams = Type.Object({ alias: Type.String({ minLength: 1, maxLength: 1000 }) });
 const PasswordForm = Type.Object({ password: Type.Optional(Type.String()) });
 const FORM_LIMIT = 16 * 1024;
-const NO_HOST = { kind: 'nohost' } as const;
 
 const VISIT_DOC =
   'Public: serves a short link. Order: expired (410 page) → password (form; POST checks it) → targeting (device, then ' +
@@ -30,7 +29,8 @@ export function publicRoutes(app: App, ctx: AppContext): void {
 
   void app.register(async (plugin) => {
     const scope = plugin.withTypeProvider<TypeBoxTypeProvider>();
-    // Only the password form posts here; JSON bodies stay the API's.
+    // The password form posts here (JSON clients may too); plain text would only fail validation, so it is refused as 415.
+    scope.removeContentTypeParser('text/plain');
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
       done(null, { password: new URLSearchParams(String(body)).get('password') ?? undefined });
     });
@@ -54,7 +54,8 @@ export function publicRoutes(app: App, ctx: AppContext): void {
       schema: { tags: ['public'], summary: 'Visit a short link', description: VISIT_DOC, params: AliasParams, security: [] },
     }, async (req, reply) => {
       const now = Date.now();
-      const found = await find(req.host, req.params.alias, now);
+      const lookup = resolver.lookup(req.host, req.params.alias, now);
+      const found = lookup instanceof Promise ? await lookup : lookup; // a cache hit stays synchronous
       if (found.kind !== 'link') return sendFound(reply, found);
       const visit = visitOf(req, now);
       const decision = decide(found, visit, ctx.secret);
@@ -74,21 +75,14 @@ export function publicRoutes(app: App, ctx: AppContext): void {
       },
     }, async (req, reply) => {
       const now = Date.now();
-      const found = await find(req.host, req.params.alias, now);
+      const found = await resolver.lookup(req.host, req.params.alias, now);
       if (found.kind !== 'link') return sendFound(reply, found);
       const input = { password: req.body?.password ?? '', ip: req.ip, now };
       return sendDecision(reply, await submitPassword(found, input, ctx.secret, throttle));
     });
   });
 
-  type Found = Resolution | { kind: 'nohost' };
-
-  async function find(host: string, alias: string, now: number): Promise<Found> {
-    const site: Site | null = await resolver.site(host, now);
-    return site ? resolver.resolve(site, alias, now) : NO_HOST;
-  }
-
-  function sendFound(reply: FastifyReply, found: Exclude<Found, CompiledLink>): FastifyReply {
+  function sendFound(reply: FastifyReply, found: Exclude<Lookup, CompiledLink>): FastifyReply {
     if (found.kind === 'bio') return sendPage(reply, 200, found.page);
     if (found.kind === 'missing' && found.site.notFound) return sendRedirect(reply, 302, found.site.notFound);
     return sendPage(reply, 404, NOT_FOUND_PAGE);
