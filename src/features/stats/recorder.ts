@@ -24,7 +24,7 @@ export interface ClickRecorderOptions {
   batchMax: number;
   /** A MaxMind-format country database to use instead of the bundled one (config GEOIP_MMDB). */
   geoipMmdb?: string;
-  /** Most visits kept while the database is failing; the oldest are dropped (and logged) beyond it. */
+  /** Most visits held in memory (the database failing or falling behind); beyond it visits are dropped and logged. */
   maxPending?: number;
 }
 
@@ -40,12 +40,13 @@ export class ClickRecorder {
   private queue: PendingClick[] = [];
   private running: Promise<void> | null = null;
   private kicked = false;
+  private dropped = 0;
   private readonly timer: NodeJS.Timeout;
   private readonly maxPending: number;
   private readonly derive: (batch: PendingClick[]) => DerivedClick[];
 
   constructor(readonly options: ClickRecorderOptions) {
-    this.maxPending = options.maxPending ?? Math.max(options.batchMax * 200, 100_000);
+    this.maxPending = options.maxPending ?? Math.max(options.batchMax * 50, 50_000);
     this.derive = clickDeriver(options.secret);
     try {
       loadGeoDatabase(options.geoipMmdb || undefined);
@@ -65,6 +66,10 @@ export class ClickRecorder {
 
   /** Hot path: queue and return. Parsing happens at flush time, off the request. */
   record(kind: TargetKind, id: number, visit: Visit): void {
+    if (this.queue.length >= this.maxPending) {
+      this.dropped += 1;
+      return;
+    }
     this.queue.push({ kind, id, visit });
     if (this.queue.length >= this.options.batchMax && !this.running && !this.kicked) {
       this.kicked = true;
@@ -96,6 +101,10 @@ export class ClickRecorder {
   }
 
   private async drain(): Promise<void> {
+    if (this.dropped > 0) {
+      this.options.log.error({ dropped: this.dropped }, 'click queue was full; visits were not counted');
+      this.dropped = 0;
+    }
     while (this.queue.length > 0) {
       const { batchMax } = this.options;
       const batch = this.queue.length <= batchMax ? this.queue : this.queue.slice(0, batchMax);
