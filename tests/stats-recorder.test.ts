@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../src/context.js';
 import type { TargetKind } from '../src/db/types.js';
-import type { Visit } from '../src/features/stats/recorder.js';
+import { pino } from 'pino';
+import { ClickRecorder, type Visit } from '../src/features/stats/recorder.js';
 import { readStats } from '../src/features/stats/service.js';
 import { nowTimestamp } from '../src/lib/time.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -170,5 +171,28 @@ describe('ClickRecorder', () => {
     for (const row of rows) expect(row).toEqual({ id: row.id, clicks: total / 20, unique_clicks: visitors.get(row.id)!.size });
     expect((await readStats(ctx, 'link', ids[0]!)).socialCount.twitter).toBe(total / 20);
     expect(recordMs).toBeLessThan(250); // record() only queues
+  });
+
+  it('flushes as soon as batchMax visits wait, without the timer, and close() writes the rest', async () => {
+    const id = await newLink();
+    const recorder = new ClickRecorder({ db: ctx.db, log: pino({ level: 'silent' }), secret: 's'.repeat(16), flushMs: 600_000, batchMax: 100 });
+    for (let i = 0; i < 250; i++) recorder.record('link', id, visit(`5.9.0.${i % 50}`, UA.linuxFirefox));
+    const deadline = Date.now() + 2000;
+    while (recorder.pending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect((await readStats(ctx, 'link', id)).clicks).toBe(250); // batches of 100 until the queue was empty
+    for (let i = 0; i < 30; i++) recorder.record('link', id, visit('5.9.0.1', UA.linuxFirefox));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(recorder.pending).toBe(30); // under batchMax, and the timer is far off
+    await recorder.close();
+    expect(await readStats(ctx, 'link', id)).toMatchObject({ clicks: 280, uniqueClicks: 50, topCountries: { Germany: 280 } });
+  });
+
+  it('holds at most maxPending visits in memory', async () => {
+    const id = await newLink();
+    const recorder = new ClickRecorder({ db: ctx.db, log: pino({ level: 'silent' }), secret: 's'.repeat(16), flushMs: 600_000, batchMax: 1000, maxPending: 5 });
+    for (let i = 0; i < 8; i++) recorder.record('link', id, visit('5.9.0.1', UA.linuxFirefox));
+    expect(recorder.pending).toBe(5);
+    await recorder.close();
+    expect((await readStats(ctx, 'link', id)).clicks).toBe(5);
   });
 });
