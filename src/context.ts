@@ -59,7 +59,9 @@ export async function createContext(config: Config, log: Logger = createLogger(c
     secret,
     invalidation,
     redis,
-    clicks: new ClickRecorder({ db: dbHandle.db, log, secret, flushMs: config.CLICK_FLUSH_MS, batchMax: config.CLICK_BATCH_MAX }),
+    clicks: new ClickRecorder({
+      db: dbHandle.db, log, secret, flushMs: config.CLICK_FLUSH_MS, batchMax: config.CLICK_BATCH_MAX, geoipMmdb: config.GEOIP_MMDB,
+    }),
     log,
     onClose: (closer) => void closers.push(closer),
     close: async () => {
