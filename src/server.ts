@@ -1,6 +1,10 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { createContext, createLogger } from './context.js';
+import type { App } from './http/types.js';
+
+/** Longest wait for requests in flight, so clicks are flushed before a 10 s stop grace runs out. */
+const DRAIN_TIMEOUT_MS = 8000;
 
 /** Starts Redirectory: listens on HOST:PORT, drains and flushes on SIGTERM/SIGINT. */
 export async function main(): Promise<void> {
@@ -17,7 +21,7 @@ export async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, 'Redirectory is shutting down');
     try {
-      await app.close(); // stops accepting, lets in-flight requests finish
+      await drain(app);
       await ctx.close(); // flushes pending clicks, then closes the database
       process.exit(0);
     } catch (err) {
@@ -27,6 +31,22 @@ export async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * Stops accepting connections and lets requests in flight finish. Node's server.close() waits for every
+ * open connection, and a load balancer keeps its upstream connections alive: so connections are closed
+ * as soon as they go idle (each right after its last response), and all of them past the deadline.
+ */
+async function drain(app: App): Promise<void> {
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+  const deadline = setTimeout(() => app.server.closeAllConnections(), DRAIN_TIMEOUT_MS);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(deadline);
+  }
 }
 
 main().catch((err: unknown) => {
