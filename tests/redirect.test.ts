@@ -1,5 +1,11 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from './helpers/server.js';
+import { resolverFor } from '../src/features/redirect/resolver.js';
+import { writeDecision } from '../src/features/redirect/send.js';
+import { answerVisit } from '../src/features/redirect/visit.js';
+import { startServer, TEST_HOST, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
 let key: string;
@@ -177,5 +183,39 @@ describe('click recording', () => {
     await server.ctx.clicks.flush();
     const res = await server.call('GET', `/api/url/${id}`, { key });
     expect(res.body.data.clicks).toBe(2);
+  });
+});
+
+describe('framework-free resolution', () => {
+  it('a bare node:http handler built on lookup + answerVisit answers like the Fastify route, and counts', async () => {
+    const { id, alias } = await addLink({ url: 'https://example.com/lean?a=1', parameters: [{ name: 'b', value: '2' }] });
+    const resolver = resolverFor(server.ctx);
+    const header = (req: IncomingMessage, name: string) => String(req.headers[name] ?? '');
+    const bare = createServer(async (req, res) => {
+      const now = Date.now();
+      const lookup = resolver.lookup(header(req, 'host'), decodeURIComponent(req.url!.slice(1)), now);
+      const found = lookup instanceof Promise ? await lookup : lookup;
+      const visit = {
+        method: req.method!, userAgent: header(req, 'user-agent'), acceptLanguage: header(req, 'accept-language'),
+        referer: header(req, 'referer'), ip: req.socket.remoteAddress ?? '', cookie: req.headers.cookie, now,
+      };
+      writeDecision(res, answerVisit(server.ctx, found, visit), req.method === 'HEAD');
+    });
+    await new Promise<void>((done) => bare.listen(0, '127.0.0.1', done));
+    try {
+      const base = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+      for (const path of [`/${alias}`, '/not-there']) {
+        const lean = await request(`${base}${path}`, { headers: { host: TEST_HOST, 'user-agent': WINDOWS } });
+        const text = await lean.body.text();
+        const routed = await server.visit(path, { headers: { 'user-agent': WINDOWS } });
+        expect(lean.statusCode).toBe(routed.status);
+        for (const name of ['location', 'cache-control', 'content-security-policy', 'content-type']) expect(lean.headers[name]).toEqual(routed.headers[name]);
+        expect(text).toBe(routed.text);
+      }
+    } finally {
+      await new Promise((done) => bare.close(done));
+    }
+    await server.ctx.clicks.flush();
+    expect((await server.call('GET', `/api/url/${id}`, { key })).body.data.clicks).toBe(2);
   });
 });

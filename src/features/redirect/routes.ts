@@ -1,26 +1,30 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { statusAndMessage } from '../../http/errors.js';
 import type { App } from '../../http/types.js';
-import { decide, submitPassword } from './decide.js';
+import { submitPassword } from './decide.js';
 import { FailureThrottle } from './password.js';
-import { errorPage, LANDING_PAGE, NOT_FOUND_PAGE } from './public-pages.js';
-import { resolverFor, type Lookup } from './resolver.js';
-import type { CompiledLink } from './compile.js';
-import { sendDecision, sendPage, sendRedirect } from './send.js';
+import { errorPage } from './public-pages.js';
+import { resolverFor } from './resolver.js';
+import { sendDecision, sendPage } from './send.js';
+import { answerNoLink, answerRoot, answerVisit, type ServedVisit } from './visit.js';
 
 const AliasParams = Type.Object({ alias: Type.String({ minLength: 1, maxLength: 1000 }) });
 const PasswordForm = Type.Object({ password: Type.Optional(Type.String()) });
 const FORM_LIMIT = 16 * 1024;
 
 const VISIT_DOC =
-  'Public: serves a short link. Order: expired (410 page) → password (form; POST checks it) → targeting (device, then ' +
-  'Accept-Language by q-value with exact then primary-subtag match, then country of the client IP; first match wins, ' +
-  'else the long URL) → type (direct 302, frame, splash, overlay; pixels fire on an HTML page that then forwards). ' +
-  'Link previews of social networks get an Open Graph page. On the default domain an alias with no link shows the bio ' +
-  'page of that alias; on a branded domain an unknown alias redirects to its redirect404. HEAD requests are not counted.';
+  'Public: serves a short link. Order: expired (410 page) → password (form; POST checks it) → link previews of social ' +
+  'networks (an Open Graph page, not counted) → targeting (device, then Accept-Language by q-value with exact then ' +
+  'primary-subtag match, then the country of the client IP by name or ISO code; first match wins, else the long URL; ' +
+  'parameters are appended to every destination) → type: direct 302 (Cache-Control: private, max-age=0), or when the ' +
+  'link has pixels an HTML page that fires them and forwards after ~1 s; frame (our own /api, /docs, /admin… are linked, ' +
+  'never framed); splash (the account\'s page or a default one, 5 s countdown); overlay (the destination framed under the ' +
+  'call-to-action; a contact overlay with an e-mail address opens a mailto: form). On the default domain an alias with no ' +
+  'link shows the bio page of that alias; on a branded domain an unknown alias redirects to its redirect404. Every served ' +
+  'GET counts one click; HEAD requests do not.';
 
 /** The public side: `/` and `/{alias}` on the default and every branded domain. Registered last (it owns the catch-all). */
 export function publicRoutes(app: App, ctx: AppContext): void {
@@ -44,11 +48,7 @@ export function publicRoutes(app: App, ctx: AppContext): void {
 
     scope.get('/', {
       schema: { tags: ['public'], summary: 'Domain root', description: 'A branded domain redirects to its redirectroot; otherwise a small landing page. Unknown hosts get 404.', security: [] },
-    }, async (req, reply) => {
-      const site = await resolver.site(req.host);
-      if (!site) return sendPage(reply, 404, NOT_FOUND_PAGE);
-      return site.root ? sendRedirect(reply, 302, site.root) : sendPage(reply, 200, LANDING_PAGE);
-    });
+    }, async (req, reply) => sendDecision(reply, answerRoot(await resolver.site(req.host))));
 
     scope.get('/:alias', {
       schema: { tags: ['public'], summary: 'Visit a short link', description: VISIT_DOC, params: AliasParams, security: [] },
@@ -56,14 +56,7 @@ export function publicRoutes(app: App, ctx: AppContext): void {
       const now = Date.now();
       const lookup = resolver.lookup(req.host, req.params.alias, now);
       const found = lookup instanceof Promise ? await lookup : lookup; // a cache hit stays synchronous
-      if (found.kind !== 'link') return sendFound(reply, found);
-      const visit = visitOf(req, now);
-      const decision = decide(found, visit, ctx.secret);
-      if (decision.count && req.method === 'GET') {
-        const { ip, userAgent, referer, acceptLanguage } = visit;
-        ctx.clicks.record('link', found.id, { ip, userAgent, referer, acceptLanguage, at: now });
-      }
-      return sendDecision(reply, decision);
+      return sendDecision(reply, answerVisit(ctx, found, visitOf(req, now)));
     });
 
     scope.post('/:alias', {
@@ -76,21 +69,16 @@ export function publicRoutes(app: App, ctx: AppContext): void {
     }, async (req, reply) => {
       const now = Date.now();
       const found = await resolver.lookup(req.host, req.params.alias, now);
-      if (found.kind !== 'link') return sendFound(reply, found);
+      if (found.kind !== 'link') return sendDecision(reply, answerNoLink(found));
       const input = { password: req.body?.password ?? '', ip: req.ip, now };
       return sendDecision(reply, await submitPassword(found, input, ctx.secret, throttle));
     });
   });
-
-  function sendFound(reply: FastifyReply, found: Exclude<Lookup, CompiledLink>): FastifyReply {
-    if (found.kind === 'bio') return sendPage(reply, 200, found.page);
-    if (found.kind === 'missing' && found.site.notFound) return sendRedirect(reply, 302, found.site.notFound);
-    return sendPage(reply, 404, NOT_FOUND_PAGE);
-  }
 }
 
-function visitOf(req: FastifyRequest, now: number) {
+function visitOf(req: FastifyRequest, now: number): ServedVisit {
   return {
+    method: req.method,
     userAgent: req.headers['user-agent'] ?? '',
     acceptLanguage: req.headers['accept-language'] ?? '',
     ip: req.ip,

@@ -1,19 +1,22 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { PAGE_HEADERS, type RenderedPage } from '../../lib/html.js';
 import type { Decision } from './decide.js';
 
 /** Redirects are never cached by browsers or proxies, so every click reaches us and is counted. */
-const NO_CACHE = 'private, max-age=0';
+const REDIRECT_CACHE = 'private, max-age=0';
+/** Pages may depend on the visitor (targeting, password): never stored. */
+const PAGE_CACHE = 'no-store';
 
 export function sendRedirect(reply: FastifyReply, status: number, location: string, setCookie?: string): FastifyReply {
-  reply.code(status).header('location', location).header('cache-control', NO_CACHE);
+  reply.code(status).header('location', location).header('cache-control', REDIRECT_CACHE);
   if (setCookie) reply.header('set-cookie', setCookie);
   return reply.send();
 }
 
-/** Every page: its own CSP, nosniff, a referrer policy, and no caching (pages may depend on the visitor). */
+/** Every page: its own CSP, nosniff and a referrer policy. */
 export function sendPage(reply: FastifyReply, status: number, page: RenderedPage, retryAfter?: number): FastifyReply {
-  reply.code(status).headers(PAGE_HEADERS).header('content-security-policy', page.csp).header('cache-control', 'no-store');
+  reply.code(status).headers(PAGE_HEADERS).header('content-security-policy', page.csp).header('cache-control', PAGE_CACHE);
   if (retryAfter) reply.header('retry-after', retryAfter);
   return reply.send(page.html);
 }
@@ -22,4 +25,22 @@ export function sendDecision(reply: FastifyReply, decision: Decision): FastifyRe
   return decision.kind === 'redirect'
     ? sendRedirect(reply, decision.status, decision.location, decision.setCookie)
     : sendPage(reply, decision.status, decision.page, decision.retryAfter);
+}
+
+/** The same answer written on a bare node:http response, for a lean front handler. */
+export function writeDecision(res: ServerResponse, decision: Decision, head = false): void {
+  if (decision.kind === 'redirect') {
+    res.writeHead(decision.status, decision.setCookie
+      ? { location: decision.location, 'cache-control': REDIRECT_CACHE, 'set-cookie': decision.setCookie, 'content-length': 0 }
+      : { location: decision.location, 'cache-control': REDIRECT_CACHE, 'content-length': 0 });
+    res.end();
+    return;
+  }
+  const headers: Record<string, string | number> = {
+    ...PAGE_HEADERS, 'content-security-policy': decision.page.csp, 'cache-control': PAGE_CACHE,
+    'content-length': Buffer.byteLength(decision.page.html),
+  };
+  if (decision.retryAfter) headers['retry-after'] = decision.retryAfter;
+  res.writeHead(decision.status, headers);
+  res.end(head ? undefined : decision.page.html);
 }

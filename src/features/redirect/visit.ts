@@ -1,0 +1,45 @@
+import type { AppContext } from '../../context.js';
+import type { CompiledLink } from './compile.js';
+import { decide, type Decision, type Visit } from './decide.js';
+import { LANDING_PAGE, NOT_FOUND_PAGE } from './public-pages.js';
+import type { Lookup, Site } from './resolver.js';
+
+/**
+ * Everything a GET or HEAD of `/{alias}` does except writing the response, free of any framework, so
+ * the Fastify route and a lean node:http front answer alike:
+ *   const found = resolverFor(ctx).lookup(host, alias, now)   // sync on a cache hit
+ *   const decision = answerVisit(ctx, found, visit)           // records the click when served
+ */
+export interface ServedVisit extends Visit {
+  referer: string;
+  /** HEAD is answered like GET but not counted: link checkers and unfurlers send it. */
+  method: string;
+}
+
+const page = (status: number, rendered: typeof NOT_FOUND_PAGE): Decision => ({ kind: 'page', status, page: rendered, count: false });
+const NOT_FOUND = page(404, NOT_FOUND_PAGE);
+const LANDING = page(200, LANDING_PAGE);
+
+export function answerVisit(ctx: AppContext, found: Lookup, visit: ServedVisit): Decision {
+  if (found.kind !== 'link') return answerNoLink(found);
+  const decision = decide(found, visit, ctx.secret);
+  if (decision.count && visit.method === 'GET') {
+    ctx.clicks.record('link', found.id, {
+      ip: visit.ip, userAgent: visit.userAgent, referer: visit.referer, acceptLanguage: visit.acceptLanguage, at: visit.now,
+    });
+  }
+  return decision;
+}
+
+/** A bio page, the branded domain's 404 redirect, or our 404 page. */
+export function answerNoLink(found: Exclude<Lookup, CompiledLink>): Decision {
+  if (found.kind === 'bio') return { kind: 'page', status: 200, page: found.page, count: false };
+  if (found.kind === 'missing' && found.site.notFound) return { kind: 'redirect', status: 302, location: found.site.notFound, count: false };
+  return NOT_FOUND;
+}
+
+/** `/`: a branded domain's root redirect, else the landing page; hosts we do not serve get 404. */
+export function answerRoot(site: Site | null): Decision {
+  if (!site) return NOT_FOUND;
+  return site.root ? { kind: 'redirect', status: 302, location: site.root, count: false } : LANDING;
+}
