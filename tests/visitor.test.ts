@@ -1,6 +1,7 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import {
-  countryOf, describeAgent, deviceNames, isBot, primaryLanguage, referrerHost, socialNetwork,
+  countryOf, describeAgent, deviceNames, isBot, loadGeoDatabase, primaryLanguage, referrerHost, socialNetwork,
 } from '../src/features/stats/visitor.js';
 import { UA } from './helpers/user-agents.js';
 
@@ -75,6 +76,21 @@ describe('countryOf', () => {
   it.each(['127.0.0.1', '10.1.2.3', '172.16.5.4', '192.168.1.1', '100.64.0.1', '169.254.1.1', '::1', 'fe80::1', 'fd00::1',
     '::ffff:192.168.1.1', '::ffff:127.0.0.1', '', 'not-an-ip', '999.1.1.1'])('%s → null', (ip) => {
     expect(countryOf(ip)).toBeNull();
+  });
+
+  it('uses a configured database instead of the bundled one', () => {
+    const file = (name: string) => createRequire(import.meta.url).resolve(`@ip-location-db/geo-whois-asn-country-mmdb/${name}`);
+    try {
+      loadGeoDatabase(file('geo-whois-asn-country-ipv4.mmdb'));
+      expect(countryOf('5.9.0.1')?.code).toBe('DE');
+      expect(countryOf('2001:4860:4860::8888')).toBeNull(); // not in an IPv4-only file: unknown
+      loadGeoDatabase(file('geo-whois-asn-country-ipv6.mmdb'));
+      expect(countryOf('5.9.0.1')).toBeNull();
+      expect(countryOf('2a01:4f8::1')?.code).toBe('DE');
+    } finally {
+      loadGeoDatabase();
+    }
+    expect(countryOf('5.9.0.1')?.code).toBe('DE');
   });
 });
 

@@ -68,9 +68,19 @@ function lookup(rawIp: string): Country | null {
   const family = isIP(ip);
   if (family === 0 || NOT_PUBLIC.check(ip, family === 4 ? 'ipv4' : 'ipv6')) return null;
   if (reader === undefined) tryLoad();
-  const record = reader ? (reader.get(ip) as GeoRecord | null) : null;
+  // mmdb-lib answers IPv6 lookups in an IPv4-only file from the address's first 32 bits: wrong, not empty.
+  const record = reader && (family === 4 || reader.metadata.ipVersion === 6) ? safeGet(reader, ip) : null;
   const code = (record?.country_code ?? record?.country?.iso_code ?? '').toUpperCase();
   return /^[A-Z]{2}$/.test(code) ? { code, name: countryName(code) } : null;
+}
+
+// A malformed database may throw; an unknown country must never fail a click batch.
+function safeGet(db: Reader<Response>, ip: string): GeoRecord | null {
+  try {
+    return db.get(ip) as GeoRecord | null;
+  } catch {
+    return null;
+  }
 }
 
 function tryLoad(): void {
