@@ -183,6 +183,9 @@ describe('click recording', () => {
     await server.ctx.clicks.flush();
     const res = await server.call('GET', `/api/url/${id}`, { key });
     expect(res.body.data.clicks).toBe(2);
+    // The visit's Referer and user agent reach the recorder as sent.
+    expect(res.body.data.socialCount.facebook).toBe(1);
+    expect(Object.keys(res.body.data.topOs).sort()).toEqual(['Windows', 'iOS']);
   });
 });
 
