@@ -177,9 +177,11 @@ describe('ClickRecorder', () => {
     const id = await newLink();
     const recorder = new ClickRecorder({ db: ctx.db, log: pino({ level: 'silent' }), secret: 's'.repeat(16), flushMs: 600_000, batchMax: 100 });
     for (let i = 0; i < 250; i++) recorder.record('link', id, visit(`5.9.0.${i % 50}`, UA.linuxFirefox));
+    const clicks = async () => (await readStats(ctx, 'link', id)).clicks;
     const deadline = Date.now() + 2000;
-    while (recorder.pending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    expect((await readStats(ctx, 'link', id)).clicks).toBe(250); // batches of 100 until the queue was empty
+    while ((await clicks()) < 250 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(await clicks()).toBe(250); // batches of 100 until the queue was empty
+    expect(recorder.pending).toBe(0);
     for (let i = 0; i < 30; i++) recorder.record('link', id, visit('5.9.0.1', UA.linuxFirefox));
     await new Promise((r) => setTimeout(r, 50));
     expect(recorder.pending).toBe(30); // under batchMax, and the timer is far off
