@@ -5,14 +5,16 @@ import { request } from 'undici';
 import type { Reply } from './server.js';
 
 /**
- * A real Redirectory server process (`src/server.ts` under tsx, as `npm start` runs dist/server.js),
- * for tests that need several nodes. Its log goes to `output` for failure messages.
+ * A real Redirectory server process (`src/server.ts` under tsx, or the built `dist/server.js` that
+ * `npm start` runs), for tests that need several nodes or a process to kill. Its log goes to `output`.
  */
 export interface NodeProcess {
   name: string;
   url: string;
   proc: ChildProcess;
   output(): string;
+  /** Resolves with the exit code (null when ended by a signal) once the process is gone. */
+  exited: Promise<number | null>;
   /** Sends SIGTERM and resolves with the exit code once the process has drained and flushed. */
   stop(): Promise<number | null>;
   kill(): void;
@@ -30,10 +32,19 @@ export async function freePort(): Promise<number> {
 
 const START_TIMEOUT_MS = 45_000;
 
+export interface NodeOptions {
+  /** `src` runs src/server.ts under tsx (default); `dist` runs the build (see tests/helpers/build.ts). */
+  entry?: 'src' | 'dist';
+  /** Characters of log kept for `output()` (default the last 20,000). */
+  logLimit?: number;
+}
+
 /** Starts a node with `env` on a free port and waits until GET /ready answers 200. */
-export async function startNode(name: string, env: Record<string, string>): Promise<NodeProcess> {
+export async function startNode(name: string, env: Record<string, string>, options: NodeOptions = {}): Promise<NodeProcess> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const args = options.entry === 'dist' ? ['dist/server.js'] : ['--import', 'tsx', 'src/server.ts'];
+  const logLimit = options.logLimit ?? 20_000;
+  const proc = spawn(process.execPath, args, {
     cwd: process.cwd(),
     // Only what the node needs: nothing of the test runner's environment leaks into its config.
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' },
@@ -41,7 +52,7 @@ export async function startNode(name: string, env: Record<string, string>): Prom
   });
   let log = '';
   const collect = (chunk: Buffer) => {
-    log = (log + chunk.toString()).slice(-20_000);
+    log = (log + chunk.toString()).slice(-logLimit);
   };
   proc.stdout!.on('data', collect);
   proc.stderr!.on('data', collect);
@@ -51,6 +62,7 @@ export async function startNode(name: string, env: Record<string, string>): Prom
     url: `http://127.0.0.1:${port}`,
     proc,
     output: () => log,
+    exited,
     stop: async () => {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
       return exited;
