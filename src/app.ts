@@ -16,7 +16,7 @@ import { qrPublicRoutes } from './features/qr/public-routes.js';
 import { publicRoutes } from './features/redirect/routes.js';
 import { apiGate } from './http/auth.js';
 import { ErrorBody } from './http/envelopes.js';
-import { registerErrorHandler } from './http/errors.js';
+import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.js';
 import type { App } from './http/types.js';
@@ -39,6 +39,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     // Per-request log lines would dominate the redirect path; errors are still logged.
     logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(ctx.config.LOG_LEVEL) }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler());
   app.decorateRequest('account', null);
@@ -53,6 +55,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(async (api) => {
     api.addHook('onRequest', apiGate(ctx, store));
     for (const feature of API_FEATURES) feature(api, ctx);
+    // `/api` itself is no endpoint, but without this the public `/:alias` route would answer it with a page.
+    api.all('/', { schema: { hide: true } }, (_req, reply) => reply.callNotFound());
   }, { prefix: '/api' });
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' })); // liveness: no I/O
