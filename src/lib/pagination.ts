@@ -2,6 +2,8 @@ import { Type } from 'typebox';
 
 export const DEFAULT_PAGE_SIZE = 15;
 export const MAX_PAGE_SIZE = 1000;
+/** Pages past the end are empty anyway; beyond this the offset would overflow the database's integers. */
+export const MAX_PAGE = 2_147_483_647;
 
 /** Query schema shared by every list endpoint; out-of-range values are clamped, not refused. */
 export const PageQuery = Type.Object({
@@ -17,7 +19,7 @@ export interface Page {
 
 export function toPage(query: { limit?: number; page?: number }): Page {
   const limit = Math.min(Math.max(query.limit ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
-  const page = Math.max(query.page ?? 1, 1);
+  const page = Math.min(Math.max(query.page ?? 1, 1), MAX_PAGE);
   return { limit, page, offset: (page - 1) * limit };
 }
 
