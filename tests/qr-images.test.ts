@@ -96,16 +96,16 @@ describe('image options and headers', () => {
     expect(await decodeImage((await fetchImage(server, `/qr/${code.slug}`)).body)).toBe('jpeg logo');
   });
 
-  it('sizes the image by ?size, clamped to 64–2048, default 300, and refuses other formats', async () => {
+  it('sizes the image by ?size at the nearest fixed step, 64–2048, default 300, and refuses other formats', async () => {
     const code = await create({ type: 'text', data: 'sizes' });
-    for (const [query, side] of [['', 300], ['?size=120', 120], ['?size=5', 64], ['?size=99999', 2048]] as const) {
+    for (const [query, side] of [['', 300], ['?size=120', 128], ['?size=290', 300], ['?size=5', 64], ['?size=99999', 2048]] as const) {
       const res = await fetchImage(server, `/qr/${code.slug}${query}`);
       const meta = await sharp(res.body).metadata();
       expect([meta.width, meta.height]).toEqual([side, side]);
       if (side >= 120) expect(await decodeImage(res.body)).toBe('sizes');
     }
     const svg = (await fetchImage(server, `/qr/${code.slug}?format=svg&size=500`)).body.toString();
-    expect(svg).toMatch(/<svg[^>]* width="500" height="500"/);
+    expect(svg).toMatch(/<svg[^>]* width="512" height="512"/);
     expect((await fetchImage(server, `/qr/${code.slug}?format=gif`)).status).toBe(400);
     expect((await fetchImage(server, `/qr/${code.slug}?size=big`)).status).toBe(400);
   });

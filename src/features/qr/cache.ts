@@ -65,6 +65,8 @@ export interface QrImage {
 export interface QrCaches {
   scans: LruCache<ScanTarget | null>;
   images: LruCache<QrImage>;
+  /** Renders under way, by image key. */
+  rendering: Map<string, Promise<QrImage | null>>;
   /**
    * Bumped by every QR invalidation. A reader notes it before reading the database and caches its
    * result only if it is unchanged, so an update landing mid-read cannot leave a stale entry behind.
@@ -85,6 +87,7 @@ export function qrCaches(ctx: AppContext): QrCaches {
   const caches: QrCaches = {
     scans: new LruCache({ entries: 10_000, weight: 10_000, ttlMs }),
     images: new LruCache({ entries: 512, weight: 32 * 1024 * 1024, ttlMs }),
+    rendering: new Map(),
     epoch: 0,
   };
   ctx.invalidation.subscribe((key) => {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { App } from '../../http/types.js';
 import { ImageQuery, SlugParam } from './schema.js';
-import { clampSize, qrImage, scanTarget } from './serve.js';
+import { clampSize, DEFAULT_SIZE, qrImage, scanTarget, SIZE_STEPS } from './serve.js';
 
 const tags = ['public'];
 
@@ -15,7 +15,8 @@ export function qrPublicRoutes(app: App, ctx: AppContext): void {
       tags,
       security: [],
       summary: 'The image of a QR code (no API key)',
-      description: 'PNG by default, SVG with ?format=svg; ?size= in pixels, clamped to 64–2048, default 300. A data-URI logo is ' +
+      description: `PNG by default, SVG with ?format=svg; ?size= in pixels, served at the nearest of ${SIZE_STEPS.join(', ')} ` +
+        `(default ${DEFAULT_SIZE}), so the image cache bounds the rendering work. A data-URI logo is ` +
         'composed into both; a logo given as a URL appears in the SVG only (the server never fetches it; browsers load it ' +
         'only when the SVG is opened as a document, not through <img>). Unknown codes answer 404.',
       params: SlugParam,

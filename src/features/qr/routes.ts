@@ -3,13 +3,15 @@ import { errorResponses, IdParam, ok, OkMessage } from '../../http/envelopes.js'
 import { accountOf, type App } from '../../http/types.js';
 import { listEnvelope, PageQuery } from '../../lib/pagination.js';
 import { QrAddBody, QrCreatedResponse, QrDetailResponse, QrListResponse, QrUpdateBody } from './schema.js';
+import { SIZE_STEPS } from './serve.js';
 import { addQr, deleteQr, getQr, listQrs, updateQr } from './service.js';
 
 const tags = ['qr'];
 
 const IMAGE_NOTE =
   ' `link` is the public image address `{BASE_URL}/qr/{slug}` (random slug): PNG by default, `?format=svg` for SVG, ' +
-  '`?size=64…2048`. Link codes encode `{BASE_URL}/qr/{slug}/scan`, which answers 302 to the destination and counts ' +
+  `\`?size=\` in pixels (served at the nearest of ${SIZE_STEPS.join(', ')}). ` +
+  'Link codes encode `{BASE_URL}/qr/{slug}/scan`, which answers 302 to the destination and counts ' +
   'the scan (bots are redirected but not counted); the other types encode their standard payload.';
 
 export function qrRoutes(app: App, ctx: AppContext): void {

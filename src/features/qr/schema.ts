@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { listResponse } from '../../http/envelopes.js';
 import { QR_TYPES } from './content.js';
-import { DEFAULT_SIZE, MAX_SIZE, MIN_SIZE } from './serve.js';
+import { DEFAULT_SIZE, SIZE_STEPS } from './serve.js';
 
 export const QrEntrySchema = Type.Object({
   id: Type.Integer(),
@@ -78,5 +78,7 @@ export const SlugParam = Type.Object({ slug: Type.String() });
 
 export const ImageQuery = Type.Object({
   format: Type.Optional(Type.Union([Type.Literal('png'), Type.Literal('svg')], { description: 'png (default) or svg' })),
-  size: Type.Optional(Type.Integer({ description: `Width and height in pixels, ${MIN_SIZE}–${MAX_SIZE} (clamped), default ${DEFAULT_SIZE}.` })),
+  size: Type.Optional(Type.Integer({
+    description: `Width and height in pixels, served at the nearest of ${SIZE_STEPS.join(', ')}; default ${DEFAULT_SIZE}.`,
+  })),
 });

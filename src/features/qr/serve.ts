@@ -11,12 +11,20 @@ export type ImageFormat = 'png' | 'svg';
 export const MIN_SIZE = 64;
 export const MAX_SIZE = 2048;
 export const DEFAULT_SIZE = 300;
+/**
+ * The only sizes ever rendered: any ?size= is served at the nearest step (by ratio). Every distinct size
+ * was a separate render and cache entry, so a caller cycling through sizes made the server redraw large
+ * images endlessly; with a few steps the image cache bounds the work.
+ */
+export const SIZE_STEPS = [MIN_SIZE, 128, 256, DEFAULT_SIZE, 512, 1024, MAX_SIZE];
 
 /** Slugs we issue are 12 characters of randomAlias; anything unlike one is unknown without a query. */
 const SLUG = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function clampSize(size: number | undefined): number {
-  return Math.min(Math.max(Math.round(size ?? DEFAULT_SIZE), MIN_SIZE), MAX_SIZE);
+  const wanted = Math.min(Math.max(size ?? DEFAULT_SIZE, MIN_SIZE), MAX_SIZE);
+  const distance = (step: number) => Math.abs(Math.log(step / wanted));
+  return SIZE_STEPS.reduce((best, step) => (distance(step) < distance(best) ? step : best));
 }
 
 /** The destination of a link code's tracking address; null for unknown slugs and codes of other types. */
@@ -35,13 +43,25 @@ export async function scanTarget(ctx: AppContext, slug: string): Promise<ScanTar
 
 const color = (stored: string, fallback: string) => parseRgb(stored) ?? parseRgb(fallback)!;
 
-/** The image of a code, rendered on demand and kept in a small LRU until the code changes. */
+/**
+ * The image of a code, rendered on demand and kept in a small LRU until the code changes. Concurrent
+ * requests for an image not yet cached share one render.
+ */
 export async function qrImage(ctx: AppContext, slug: string, format: ImageFormat, size: number): Promise<QrImage | null> {
   if (!SLUG.test(slug)) return null;
   const caches = qrCaches(ctx);
   const key = imageKey(slug, format, size);
   const cached = caches.images.get(key);
   if (cached) return cached;
+  const pending = caches.rendering.get(key);
+  if (pending) return pending;
+  const render = renderImage(ctx, slug, format, size, key).finally(() => caches.rendering.delete(key));
+  caches.rendering.set(key, render);
+  return render;
+}
+
+async function renderImage(ctx: AppContext, slug: string, format: ImageFormat, size: number, key: string): Promise<QrImage | null> {
+  const caches = qrCaches(ctx);
   const epoch = caches.epoch;
   const row = await repo.findQrBySlug(ctx.db, slug);
   if (!row) return null;

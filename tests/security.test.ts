@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { qrCaches } from '../src/features/qr/cache.js';
+import { SIZE_STEPS } from '../src/features/qr/serve.js';
+import { fetchImage } from './helpers/qr-images.js';
+import { startServer, type TestServer } from './helpers/server.js';
+
+/**
+ * Hostile callers: what the feature tests do not already cover (see tests/redirect-password.test.ts,
+ * tests/pages-public.test.ts and each feature's ownership tests for the rest).
+ */
+let server: TestServer;
+let key: string;
+
+beforeAll(async () => {
+  server = await startServer({ RATE_LIMIT_MAX: '100000' });
+  key = (await server.user()).apiKey;
+});
+afterAll(() => server?.close());
+
+describe('QR images', () => {
+  it('render at most one image per size step however many sizes are asked for', async () => {
+    const res = await server.call('POST', '/api/qr/add', { key, body: { type: 'text', data: 'many sizes' } });
+    const slug = new URL(res.body.link).pathname.split('/')[2]!;
+    const sizes = Array.from({ length: 120 }, (_, i) => 40 + i * 17); // 40…2063, every one distinct
+    const images = await Promise.all(sizes.map((size) => fetchImage(server, `/qr/${slug}?size=${size}`)));
+    expect(images.every((image) => image.status === 200)).toBe(true);
+    const distinct = new Set(images.map((image) => createHash('sha256').update(image.body).digest('hex')));
+    expect(distinct.size).toBe(SIZE_STEPS.length);
+    let cached = 0;
+    qrCaches(server.ctx).images.deleteWhere((k) => (k.includes(slug) && cached++, false));
+    expect(cached).toBe(SIZE_STEPS.length);
+  });
+});
