@@ -1,4 +1,4 @@
-import { Ajv } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 
@@ -10,6 +10,48 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
   return ajv;
 }
 
+const FIELD_NAME = /^[A-Za-z0-9_]{1,64}$/;
+
+/**
+ * The JSON pointer of the first string holding a NUL character, or null. The pointer stops at the first
+ * key that is not a plain field name, so a caller's odd keys are never echoed. Iterative: bodies may nest deeply.
+ */
+export function findNul(data: unknown): string | null {
+  const stack: Array<[unknown, string | null, string]> = [[data, '', '']];
+  while (stack.length > 0) {
+    const [value, named, parent] = stack.pop()!;
+    const path = named ?? parent;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return path;
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes('\u0000')) return path;
+        stack.push([item, named !== null && FIELD_NAME.test(key) ? `${path}/${key}` : null, path]);
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * PostgreSQL cannot store or compare text holding NUL (an insert or lookup fails with a 500), and no
+ * field has a use for it: every validated part (body, query, path) refuses it, on both databases.
+ */
+function refusingNul(validate: ValidateFunction): ValidateFunction {
+  const check = ((data: unknown) => {
+    const at = findNul(data);
+    if (at === null) {
+      const valid = validate(data);
+      check.errors = validate.errors;
+      return valid;
+    }
+    const issue: ErrorObject = { instancePath: at, schemaPath: '', keyword: 'nul', params: {}, message: 'must not contain NUL characters' };
+    check.errors = [issue];
+    return false;
+  }) as ValidateFunction;
+  return check;
+}
+
 /**
  * Query strings and path segments are text, so they are coerced to the schema's types; JSON bodies
  * are not: a number where a string belongs is refused with a message naming the field.
@@ -17,5 +59,5 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
 export function validatorCompiler(): FastifySchemaCompiler<unknown> {
   const coercing = makeAjv('array');
   const strict = makeAjv(false);
-  return ({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema as object);
+  return ({ schema, httpPart }) => refusingNul((httpPart === 'body' ? strict : coercing).compile(schema as object));
 }
