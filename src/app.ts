@@ -88,6 +88,17 @@ async function registerDocs(app: App, ctx: AppContext): Promise<void> {
       security: [{ bearer: [] }],
     },
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  // The docs are a page like any other: its own CSP (never framed), nosniff and a referrer policy.
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    // Not upgrade-insecure-requests: on a plain-http installation it would send the docs' own assets to https.
+    transformStaticCSP: (csp) => csp.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ''),
+    uiHooks: {
+      onRequest: async (_req, reply) => {
+        reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'strict-origin-when-cross-origin');
+      },
+    },
+  });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

@@ -32,3 +32,16 @@ describe('QR images', () => {
     expect(cached).toBe(SIZE_STEPS.length);
   });
 });
+
+describe('API documentation page', () => {
+  it('sends its own CSP that forbids framing, nosniff and a referrer policy', async () => {
+    for (const path of ['/docs', '/docs/', '/docs/static/swagger-initializer.js']) {
+      const res = await server.visit(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers['content-security-policy'], path).toMatch(/default-src 'self'.*frame-ancestors 'none'/);
+      expect(res.headers['content-security-policy'], path).not.toContain('upgrade-insecure-requests');
+      expect(res.headers['x-content-type-options'], path).toBe('nosniff');
+      expect(res.headers['referrer-policy'], path).toBe('strict-origin-when-cross-origin');
+    }
+  });
+});
