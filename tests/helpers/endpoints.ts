@@ -1,0 +1,69 @@
+/**
+ * Every API endpoint, for tests that go over all of them (fuzzing, tenant isolation). `params` names
+ * what each path placeholder holds; `body` is a valid request body to start mutations from.
+ */
+export type Resource = 'link' | 'domain' | 'pixel' | 'campaign' | 'channel' | 'splash' | 'overlay' | 'bio' | 'qr';
+export type ItemType = 'links' | 'bio' | 'qr';
+
+/** A placeholder holds an id of a resource, the channel item type, or the item id of that type. */
+export type Param = Resource | 'itemType' | 'item';
+
+export interface Endpoint {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  params: Record<string, Param>;
+  /** Takes the list query (limit, page, …). */
+  list?: boolean;
+  body?: Record<string, unknown>;
+}
+
+export const ITEM_RESOURCE: Record<ItemType, Resource> = { links: 'link', bio: 'bio', qr: 'qr' };
+
+const url = 'https://example.com/fuzzed?a=1';
+const crud = (
+  one: string, resource: Resource, list: string, add: Record<string, unknown>, update: Record<string, unknown>,
+): Endpoint[] => [
+  { method: 'GET', path: `/api/${list}`, params: {}, list: true },
+  { method: 'POST', path: `/api/${one}/add`, params: {}, body: add },
+  { method: 'PUT', path: `/api/${one}/:id/update`, params: { id: resource }, body: update },
+  { method: 'DELETE', path: `/api/${one}/:id/delete`, params: { id: resource } },
+];
+
+const linkBody = {
+  url, custom: 'fuzz-alias', type: 'direct', password: 'long enough secret', domain: '', expiry: '2099-01-01 00:00:00',
+  geotarget: [{ location: 'germany', link: url }], devicetarget: [{ device: 'iphone', link: url }],
+  languagetarget: [{ language: 'fr', link: url }], parameters: [{ name: 'utm_source', value: 'x' }],
+  metatitle: 't', metadescription: 'd', metaimage: 'https://example.com/i.png', title: 'T', description: 'D',
+  pixels: [1], campaign: 1, channel: 1,
+};
+
+export const ENDPOINTS: Endpoint[] = [
+  { method: 'GET', path: '/api/account', params: {} },
+  { method: 'POST', path: '/api/account', params: {} },
+  { method: 'PUT', path: '/api/account/update', params: {}, body: { email: 'fuzz@example.com', password: 'long enough pass' } },
+  ...crud('domain', 'domain', 'domains', { domain: 'https://fuzz.example.net', redirectroot: url, redirect404: url },
+    { redirectroot: url, redirect404: '' }),
+  ...crud('splash', 'splash', 'splash', { name: 'S', title: 'T', content: 'C', image: 'https://example.com/s.png' }, { name: 'S2' }),
+  ...crud('overlay', 'overlay', 'overlay', { type: 'message', name: 'O', message: 'M', button_text: 'B', button_link: url }, { name: 'O2' }),
+  ...crud('bio', 'bio', 'bio', { alias: 'fuzz-bio', name: 'B', description: 'D', avatar: 'https://example.com/a.png', links: [{ title: 't', url }] },
+    { name: 'B2', links: [] }),
+  ...crud('campaign', 'campaign', 'campaigns', { name: 'C', slug: 'fuzz-slug', public: true }, { name: 'C2', slug: null, public: false }),
+  { method: 'POST', path: '/api/campaign/:campaignid/assign/:linkid', params: { campaignid: 'campaign', linkid: 'link' } },
+  ...crud('channel', 'channel', 'channels', { name: 'Ch', description: 'D', color: '#112233', starred: true },
+    { name: 'Ch2', color: '', starred: false }),
+  { method: 'GET', path: '/api/channel/:id', params: { id: 'channel' }, list: true },
+  { method: 'POST', path: '/api/channel/:channelid/assign/:type/:itemid', params: { channelid: 'channel', type: 'itemType', itemid: 'item' } },
+  ...crud('url', 'link', 'urls', linkBody, { ...linkBody, type: 'frame' }),
+  { method: 'GET', path: '/api/url/:id', params: { id: 'link' } },
+  ...crud('pixel', 'pixel', 'pixels', { type: 'analyticspixel', name: 'P', tag: 'G-123' }, { name: 'P2', tag: 'G-456' }),
+  ...crud('qr', 'qr', 'qr', { type: 'link', data: { url }, background: 'rgb(255,255,255)', foreground: 'rgb(0,0,0)', logo: '', name: 'Q' },
+    { data: { url }, foreground: 'rgb(10,10,10)' }),
+  { method: 'GET', path: '/api/qr/:id', params: { id: 'qr' } },
+];
+
+/** Fills a path template: `values` maps each placeholder to its (already URL-safe) segment. */
+export function fillPath(path: string, values: Record<string, string | number>): string {
+  return path.replace(/:(\w+)/g, (_, name: string) => String(values[name]));
+}
+
+export const label = (e: Endpoint) => `${e.method} ${e.path}`;
