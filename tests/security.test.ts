@@ -45,3 +45,24 @@ describe('API documentation page', () => {
     }
   });
 });
+
+describe('link password brute force', () => {
+  const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+  const guess = (on: TestServer, alias: string, password: string, ip: string) =>
+    on.visit(`/${alias}`, { method: 'POST', headers: { ...FORM, 'x-forwarded-for': ip }, body: new URLSearchParams({ password }).toString() });
+
+  it('checks at most 5 guesses per link and client even when they arrive all at once', async () => {
+    const proxied = await startServer({ RATE_LIMIT_MAX: '100000', TRUST_PROXY: 'true' });
+    try {
+      const owner = (await proxied.user()).apiKey;
+      await proxied.call('POST', '/api/url/add', { key: owner, body: { url: 'https://example.com/vault', custom: 'vault', password: 'correct horse' } });
+      const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => guess(proxied, 'vault', `wrong-${i}`, '198.51.100.9')));
+      const statuses = replies.map((r) => r.status);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(25);
+      expect((await guess(proxied, 'vault', 'correct horse', '198.51.100.9')).status).toBe(429);
+    } finally {
+      await proxied.close();
+    }
+  });
+});

@@ -69,10 +69,10 @@ export async function submitPassword(
   const wait = throttle.blockedFor(key, input.now);
   if (wait > 0) return page(429, throttledPage(wait), false, wait);
   if (!input.password) return page(400, passwordPage(link, 'Enter the password to continue.'));
-  if (!(await verifyPassword(link.passwordHash, input.password))) {
-    throttle.fail(key, input.now);
-    return page(401, passwordPage(link, INVALID_PASSWORD));
-  }
+  // Counted before the (slow) hash check: guesses sent all at once must not all pass the check above while
+  // the first one is still hashing. A right password clears the count.
+  throttle.fail(key, input.now);
+  if (!(await verifyPassword(link.passwordHash, input.password))) return page(401, passwordPage(link, INVALID_PASSWORD));
   throttle.succeed(key);
   return { kind: 'redirect', status: 303, location: self, count: false, setCookie: unlockCookie(secret, link, input.now) };
 }
