@@ -51,7 +51,7 @@ describe('link password brute force', () => {
   const guess = (on: TestServer, alias: string, password: string, ip: string) =>
     on.visit(`/${alias}`, { method: 'POST', headers: { ...FORM, 'x-forwarded-for': ip }, body: new URLSearchParams({ password }).toString() });
 
-  it('checks at most 5 guesses per link and client even when they arrive all at once', async () => {
+  it('checks at most 5 guesses per link and client (an IPv6 /64), even when they arrive all at once', async () => {
     const proxied = await startServer({ RATE_LIMIT_MAX: '100000', TRUST_PROXY: 'true' });
     try {
       const owner = (await proxied.user()).apiKey;
@@ -61,6 +61,11 @@ describe('link password brute force', () => {
       expect(statuses.filter((s) => s === 401)).toHaveLength(5);
       expect(statuses.filter((s) => s === 429)).toHaveLength(25);
       expect((await guess(proxied, 'vault', 'correct horse', '198.51.100.9')).status).toBe(429);
+
+      // An IPv6 client owns its whole /64: changing the interface part of the address starts no new count.
+      for (let i = 1; i <= 5; i++) expect((await guess(proxied, 'vault', 'wrong', `2001:db8:7:1::${i}`)).status).toBe(401);
+      expect((await guess(proxied, 'vault', 'correct horse', '2001:db8:7:1:abcd:ef01:2345:6789')).status).toBe(429);
+      expect((await guess(proxied, 'vault', 'correct horse', '2001:db8:7:2::1')).status).toBe(303);
     } finally {
       await proxied.close();
     }

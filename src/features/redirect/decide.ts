@@ -2,7 +2,7 @@ import type { RenderedPage } from '../../lib/html.js';
 import { verifyPassword } from '../../lib/secrets.js';
 import type { CompiledLink } from './compile.js';
 import { forwardPage, framePage, ogPage, overlayPage, splashPage } from './link-pages.js';
-import { isUnlocked, unlockCookie, type FailureThrottle } from './password.js';
+import { isUnlocked, throttleClient, unlockCookie, type FailureThrottle } from './password.js';
 import { expiredPage, passwordPage, throttledPage } from './public-pages.js';
 import { target, type Visitor } from './targeting.js';
 
@@ -65,7 +65,7 @@ export async function submitPassword(
   if (link.expiresAt !== 0 && input.now >= link.expiresAt) return page(410, expiredPage(link));
   const self = `/${encodeURIComponent(link.alias)}`;
   if (link.passwordHash === null) return { kind: 'redirect', status: 303, location: self, count: false };
-  const key = `${link.id}|${input.ip}`;
+  const key = `${link.id}|${throttleClient(input.ip)}`;
   const wait = throttle.blockedFor(key, input.now);
   if (wait > 0) return page(429, throttledPage(wait), false, wait);
   if (!input.password) return page(400, passwordPage(link, 'Enter the password to continue.'));
