@@ -159,7 +159,8 @@ async function unframeable(deps: CompileDeps, destinations: string[]): Promise<S
   for (const destination of destinations) {
     const url = new URL(destination);
     if (!isReserved(firstSegment(url.pathname))) continue;
-    const host = url.host.toLowerCase();
+    // `redirectory.test.` is the same site as `redirectory.test` to a browser (and to DNS).
+    const host = url.host.toLowerCase().replace(/\.(?=:\d+$|$)/, '');
     if (host === deps.config.DEFAULT_HOST || (await deps.repo.domain(host))) refused.add(destination);
   }
   return refused.size ? refused : null;
