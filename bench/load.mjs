@@ -16,22 +16,29 @@ const IPS = ['8.8.8.8', '81.2.69.142', '5.9.0.1', '1.1.1.1', '203.0.113.9', '93.
 
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
 
+let sent = 0;
+
 function setupRequest(request) {
   request.path = spec.paths ? `/${spec.paths.prefix}${Math.floor(Math.random() * spec.paths.count)}` : spec.path;
   const headers = { ...spec.headers, host: spec.host, 'user-agent': pick(USER_AGENTS), 'accept-language': pick(LANGUAGES), 'x-forwarded-for': pick(IPS) };
   const referer = pick(REFERERS);
   if (referer) headers.referer = referer;
   request.headers = headers;
+  if (spec.body) {
+    request.method = spec.method;
+    request.body = spec.body.replace('[<id>]', `${process.pid}-${++sent}`);
+  }
   return request;
 }
 
 const result = await autocannon({
   url: spec.url,
   connections: spec.connections,
-  duration: spec.duration,
+  // A fixed count, not a duration: a timed run ends with requests in flight that the server served and
+  // recorded but the generator never counted, and clicks_lost must compare like with like.
+  amount: spec.amount,
+  ...(spec.amount ? {} : { duration: spec.duration ?? 5 }),
   method: spec.method ?? 'GET',
-  body: spec.body,
-  idReplacement: Boolean(spec.body),
   requests: [{ setupRequest }],
 });
 
@@ -40,7 +47,8 @@ for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) by
 const ok = Object.entries(byStatus).filter(([c]) => c < '400').reduce((n, [, v]) => n + v, 0);
 process.stdout.write(JSON.stringify({
   requests: result.requests.total,
-  rps: result.requests.total / result.duration,
+  // autocannon's `duration` is whole seconds; the start and finish stamps are not.
+  rps: result.requests.total / ((result.finish - result.start) / 1000),
   p50: result.latency.p50,
   p99: result.latency.p99,
   ok,

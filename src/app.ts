@@ -1,6 +1,7 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import type { AppContext } from './context.js';
 import { accountRoutes } from './features/account/routes.js';
@@ -13,6 +14,7 @@ import { pixelRoutes } from './features/pixels/routes.js';
 import { qrRoutes } from './features/qr/routes.js';
 import { campaignPublicRoutes } from './features/campaigns/public-routes.js';
 import { qrPublicRoutes } from './features/qr/public-routes.js';
+import { leanFront } from './features/redirect/front.js';
 import { publicRoutes } from './features/redirect/routes.js';
 import { apiGate } from './http/auth.js';
 import { ErrorBody } from './http/envelopes.js';
@@ -41,6 +43,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
+    // Cached short links are answered before Fastify's per-request work; the rest reaches Fastify unchanged.
+    serverFactory: (handler) => createServer(leanFront(ctx, handler)),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler());
   app.decorateRequest('account', null);

@@ -1,11 +1,5 @@
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolverFor } from '../src/features/redirect/resolver.js';
-import { writeDecision } from '../src/features/redirect/send.js';
-import { answerVisit } from '../src/features/redirect/visit.js';
-import { startServer, TEST_HOST, type TestServer } from './helpers/server.js';
+import { startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
 let key: string;
@@ -189,36 +183,35 @@ describe('click recording', () => {
   });
 });
 
-describe('framework-free resolution', () => {
-  it('a bare node:http handler built on lookup + answerVisit answers like the Fastify route, and counts', async () => {
-    const { id, alias } = await addLink({ url: 'https://example.com/lean?a=1', parameters: [{ name: 'b', value: '2' }] });
-    const resolver = resolverFor(server.ctx);
-    const header = (req: IncomingMessage, name: string) => String(req.headers[name] ?? '');
-    const bare = createServer(async (req, res) => {
-      const now = Date.now();
-      const lookup = resolver.lookup(header(req, 'host'), decodeURIComponent(req.url!.slice(1)), now);
-      const found = lookup instanceof Promise ? await lookup : lookup;
-      const visit = {
-        method: req.method!, userAgent: header(req, 'user-agent'), acceptLanguage: header(req, 'accept-language'),
-        referer: header(req, 'referer'), ip: req.socket.remoteAddress ?? '', cookie: req.headers.cookie, now,
-      };
-      writeDecision(res, answerVisit(server.ctx, found, visit), req.method === 'HEAD');
+describe('the lean front (cached links skip Fastify)', () => {
+  it('answers a plain /{alias} (cached or not) exactly as the Fastify route answers it, and counts both', async () => {
+    const { id, alias } = await addLink({
+      url: 'https://example.com/lean?a=1', parameters: [{ name: 'b', value: '2' }],
+      geotarget: [{ location: 'Germany', link: 'https://example.de/' }],
     });
-    await new Promise<void>((done) => bare.listen(0, '127.0.0.1', done));
-    try {
-      const base = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
-      for (const path of [`/${alias}`, '/not-there']) {
-        const lean = await request(`${base}${path}`, { headers: { host: TEST_HOST, 'user-agent': WINDOWS } });
-        const text = await lean.body.text();
-        const routed = await server.visit(path, { headers: { 'user-agent': WINDOWS } });
-        expect(lean.statusCode).toBe(routed.status);
-        for (const name of ['location', 'cache-control', 'content-security-policy', 'content-type']) expect(lean.headers[name]).toEqual(routed.headers[name]);
-        expect(text).toBe(routed.text);
-      }
-    } finally {
-      await new Promise((done) => bare.close(done));
+    const headers = { 'user-agent': WINDOWS, 'x-forwarded-for': '5.9.0.1, 10.0.0.1' };
+    const first = await server.visit(`/${alias}/`, { headers }); // not a plain alias path: Fastify's route answers
+    const second = await server.visit(`/${alias}`, { headers }); // the lean front answers
+    const query = await server.visit(`/${alias}?utm=x`, { headers });
+    expect(first.status).toBe(302);
+    expect(first.headers.location).toBe('https://example.de/?b=2'); // left-most forwarded address, as Fastify reads it
+    for (const res of [second, query]) {
+      expect(res.status).toBe(first.status);
+      for (const name of ['location', 'cache-control', 'content-type', 'content-length']) expect(res.headers[name]).toEqual(first.headers[name]);
+      expect(res.text).toBe(first.text);
     }
+    await server.visit(`/${alias}`, { method: 'HEAD', headers }); // answered, not counted
     await server.ctx.clicks.flush();
-    expect((await server.call('GET', `/api/url/${id}`, { key })).body.data.clicks).toBe(2);
+    const stats = (await server.call('GET', `/api/url/${id}`, { key })).body.data;
+    expect(stats.clicks).toBe(3);
+    expect(stats.topCountries).toEqual({ Germany: 3 });
+  });
+
+  it('leaves reserved, encoded and unknown paths to Fastify', async () => {
+    const api = await server.visit('/api');
+    expect(api.status).toBeGreaterThanOrEqual(400);
+    expect(api.status).toBeLessThan(500);
+    expect((await server.visit('/not-there')).status).toBe(404);
+    expect((await server.visit('/docs')).status).toBe(200);
   });
 });

@@ -182,6 +182,7 @@ describe('ClickRecorder', () => {
     while ((await clicks()) < 250 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(await clicks()).toBe(250); // batches of 100 until the queue was empty
     expect(recorder.pending).toBe(0);
+    await recorder.flush(); // lets the drain that wrote the last batch finish its loop
     for (let i = 0; i < 30; i++) recorder.record('link', id, visit('5.9.0.1', UA.linuxFirefox));
     await new Promise((r) => setTimeout(r, 50));
     expect(recorder.pending).toBe(30); // under batchMax, and the timer is far off

@@ -1,10 +1,11 @@
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import type SQLite from 'better-sqlite3';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
 import type { TargetKind } from '../../db/types.js';
-import { aggregate, clickDeriver, targetKey, type DerivedClick, type PendingClick } from './derive.js';
+import { kyselyBatchWriter, sqliteBatchWriter, type BatchWriter } from './batch-writers.js';
+import { clickDeriver, type DerivedClick, type PendingClick } from './derive.js';
 import { loadGeoDatabase } from './geo.js';
-import * as repo from './repo.js';
 
 /** The raw facts of one visit, captured on the request path; everything else is derived off it. */
 export interface Visit {
@@ -18,6 +19,8 @@ export interface Visit {
 
 export interface ClickRecorderOptions {
   db: Db;
+  /** The raw SQLite connection when the database is SQLite: batches then use prepared statements. */
+  sqlite?: SQLite.Database;
   log: Logger;
   secret: string;
   flushMs: number;
@@ -44,10 +47,12 @@ export class ClickRecorder {
   private readonly timer: NodeJS.Timeout;
   private readonly maxPending: number;
   private readonly derive: (batch: PendingClick[]) => DerivedClick[];
+  private readonly writeBatch: BatchWriter;
 
   constructor(readonly options: ClickRecorderOptions) {
     this.maxPending = options.maxPending ?? Math.max(options.batchMax * 50, 50_000);
     this.derive = clickDeriver(options.secret);
+    this.writeBatch = options.sqlite ? sqliteBatchWriter(options.db, options.sqlite) : kyselyBatchWriter(options.db);
     try {
       loadGeoDatabase(options.geoipMmdb || undefined);
     } catch (error) {
@@ -128,32 +133,6 @@ export class ClickRecorder {
 
   private async write(batch: PendingClick[]): Promise<void> {
     const derived = this.derive(batch);
-    if (derived.length === 0) return;
-    // Checked before the transaction, so it opens with a write: on SQLite a read-then-write transaction
-    // can fail at once when another process writes meanwhile, where a first write waits its turn.
-    const counted = await this.onLiveTargets(this.options.db, derived);
-    if (counted.length === 0) return;
-    await this.options.db.transaction().execute(async (trx) => {
-      const { stats, uniques, totals } = aggregate(counted);
-      await repo.insertClicks(trx, counted.map((click) => click.row));
-      await repo.upsertStats(trx, stats);
-      const fresh = await repo.insertUniques(trx, uniques);
-      for (const kind of ['link', 'qr'] as const) {
-        const increments = totals.filter((t) => t.kind === kind)
-          .map((t) => ({ id: t.id, clicks: t.clicks, uniques: fresh.get(targetKey(kind, t.id)) ?? 0 }));
-        await repo.incrementCounters(trx, kind, increments);
-      }
-    });
-  }
-
-  /** Drops clicks on links or QR codes deleted since the visit (a deletion racing the write is harmless). */
-  private async onLiveTargets(db: Db, clicks: DerivedClick[]): Promise<DerivedClick[]> {
-    const live = new Set<string>();
-    for (const kind of ['link', 'qr'] as const) {
-      const ids = [...new Set(clicks.filter((c) => c.row.target_kind === kind).map((c) => c.row.target_id))];
-      if (ids.length === 0) continue;
-      for (const id of await repo.existingTargets(db, kind, ids)) live.add(targetKey(kind, id));
-    }
-    return clicks.filter((c) => live.has(targetKey(c.row.target_kind, c.row.target_id)));
+    if (derived.length > 0) await this.writeBatch(derived);
   }
 }
