@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import type { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
@@ -7,6 +8,7 @@ import { ClickRecorder } from './features/stats/recorder.js';
 import { LocalInvalidation, type Invalidation } from './lib/invalidation.js';
 import { closeRedis, connectRedis } from './lib/redis.js';
 import { RedisInvalidation } from './lib/redis-invalidation.js';
+import { WorkerInvalidation } from './lib/worker-invalidation.js';
 import { randomToken } from './lib/secrets.js';
 
 /** Everything a service needs, built once per process and shared by the HTTP app and the CLI. */
@@ -78,9 +80,12 @@ interface Shared {
   invalidation: Invalidation;
 }
 
-/** With REDIS_URL, nodes share rate limits and cache invalidation through Redis; otherwise all is local. */
+/**
+ * With REDIS_URL, nodes (and workers) share rate limits and cache invalidation through Redis; otherwise
+ * invalidation is local, relayed between the workers of a WORKERS=N server by their primary.
+ */
 async function connectShared(config: Config, log: Logger, closers: Array<() => Promise<void> | void>): Promise<Shared> {
-  if (!config.REDIS_URL) return { invalidation: new LocalInvalidation() };
+  if (!config.REDIS_URL) return { invalidation: cluster.isWorker ? new WorkerInvalidation() : new LocalInvalidation() };
   const redis = await connectRedis(config.REDIS_URL, log, 'commands');
   closers.push(() => closeRedis(redis));
   return { redis, invalidation: await RedisInvalidation.start(redis, config.REDIS_PREFIX, log) };

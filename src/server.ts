@@ -1,4 +1,6 @@
+import cluster from 'node:cluster';
 import { buildApp } from './app.js';
+import { runPrimary } from './cluster.js';
 import { loadConfig } from './config.js';
 import { createContext, createLogger } from './context.js';
 import type { App } from './http/types.js';
@@ -10,6 +12,7 @@ const DRAIN_TIMEOUT_MS = 8000;
 export async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config);
+  if (config.WORKERS > 1 && cluster.isPrimary) return runPrimary(config, log);
   const ctx = await createContext(config, log);
   const app = await buildApp(ctx);
   await app.listen({ port: config.PORT, host: config.HOST });
@@ -30,7 +33,8 @@ export async function main(): Promise<void> {
     }
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  // A worker's SIGINT (Ctrl-C reaches the whole process group) is left to the primary, which sends SIGTERM.
+  process.on('SIGINT', () => void (cluster.isWorker || stop('SIGINT')));
 }
 
 /**
