@@ -244,6 +244,18 @@ describe('rotator /r/{slug}', () => {
     expect((await server.visit('/r/grown')).status).toBe(302);
   });
 
+  it('follows links put into or taken out of it by url add and url update', async () => {
+    const { id, links } = await rotatorWith(2, 'via-links-api');
+    await spread('via-links-api', 2); // cached now
+    const added = await server.call('POST', '/api/url/add', { key: me.apiKey, body: { url: 'https://example.com/joined-on-add', campaign: id } });
+    expect(added.status).toBe(200);
+    expect([...(await spread('via-links-api', 6)).keys()].sort()).toEqual([...links.map((l) => l.longUrl), 'https://example.com/joined-on-add'].sort());
+    const other = await add(me.apiKey, { name: 'Elsewhere', slug: 'elsewhere' });
+    const moved = await server.call('PUT', `/api/url/${added.body.id}/update`, { key: me.apiKey, body: { url: 'https://example.com/joined-on-add', campaign: other.body.id } });
+    expect(moved.status).toBe(200);
+    expect([...(await spread('via-links-api', 4)).keys()].sort()).toEqual(links.map((l) => l.longUrl).sort());
+  });
+
   it('drops a link moved to another campaign', async () => {
     const first = await rotatorWith(2, 'moved-from');
     const second = await add(me.apiKey, { name: 'Moved to', slug: 'moved-to' });

@@ -10,6 +10,7 @@ import { shortUrl } from '../../lib/short-url.js';
 import { nowTimestamp } from '../../lib/time.js';
 import { setLinkPixels } from '../pixels/repo.js';
 import { readStats } from '../stats/service.js';
+import { invalidateCampaigns } from '../campaigns/cache.js';
 import { invalidateLinks, invalidateLinksAround } from './cache.js';
 import { LinkError } from './errors.js';
 import { checkAlias, linkColumns, passwordColumn } from './input.js';
@@ -114,8 +115,9 @@ export async function addLink(ctx: AppContext, userId: number, input: LinkInput)
   const { id, alias } = custom
     ? { id: await insertWithAlias(ctx, { ...row, alias: custom }, refs), alias: custom }
     : await insertWithRandomAlias(ctx, row, refs);
-  // A node may have cached the address as unknown.
+  // A node may have cached the address as unknown, or the campaign's rotation without this link.
   await invalidateLinks(ctx, [id]);
+  await invalidateCampaigns(ctx, [refs.campaignId]);
   return { id, shorturl: shortUrl(ctx.config, refs.domain, alias) };
 }
 
@@ -142,6 +144,7 @@ export async function updateLink(ctx: AppContext, userId: number, id: number, in
     if (isUniqueViolation(error)) throw LinkError.aliasTaken();
     throw error;
   }
+  if (refs.campaignId !== undefined) await invalidateCampaigns(ctx, [link.campaign_id, refs.campaignId]);
   return { id, short: shortUrl(ctx.config, domain, alias) };
 }
 
