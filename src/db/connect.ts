@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Database } from './types.js';
@@ -13,6 +13,8 @@ export interface DbHandle {
   dialect: 'sqlite' | 'postgres';
   /** The raw better-sqlite3 connection, for prepared statements on the redirect path. */
   sqlite?: SQLite.Database;
+  /** The SQLite file, for connections of other threads (the click writer). */
+  sqlitePath?: string;
   pool?: pg.Pool;
 }
 
@@ -24,7 +26,8 @@ export function connect(databaseUrl: string, log?: Logger): DbHandle {
   return connectSqlite(databaseUrl.slice('sqlite:'.length));
 }
 
-function connectSqlite(path: string): DbHandle {
+/** A better-sqlite3 connection with Redirectory's settings; every connection to the file uses them. */
+export function openSqlite(path: string): SQLite.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
   // WAL lets readers run beside the click writer; NORMAL sync is durable across process crashes.
@@ -32,8 +35,34 @@ function connectSqlite(path: string): DbHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', sqlite };
+  return sqlite;
+}
+
+function connectSqlite(path: string): DbHandle {
+  const sqlite = openSqlite(path);
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
+  return { db, dialect: 'sqlite', sqlite, sqlitePath: path };
+}
+
+/**
+ * Transactions take the write lock when they begin. Other connections write the same file (the click
+ * writer thread, WORKERS=N): a deferred transaction that read first could then fail at its first write
+ * with SQLITE_BUSY; an immediate one waits its turn (busy_timeout) instead.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(settings);
+  }
+
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
 }
 
 const STATEMENT_CACHE_SIZE = 500;

@@ -1,11 +1,19 @@
 import type SQLite from 'better-sqlite3';
 import type { Db } from '../../db/connect.js';
 import type { TargetKind } from '../../db/types.js';
-import { aggregate, targetKey, type DerivedClick } from './derive.js';
+import { aggregate, targetKey, type DerivedClick, type PendingClick } from './derive.js';
 import * as repo from './repo.js';
 
-/** Writes one batch of counted clicks atomically: click rows, running aggregates, uniques, counters. */
-export type BatchWriter = (clicks: DerivedClick[]) => Promise<void>;
+/**
+ * Writes one batch of raw visits atomically: derives them (bots dropped), then click rows, running
+ * aggregates, uniques and counters. `close` releases what the writer holds.
+ */
+export interface BatchWriter {
+  write(batch: PendingClick[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type Deriver = (batch: PendingClick[]) => DerivedClick[];
 
 const KINDS = ['link', 'qr'] as const;
 
@@ -13,9 +21,9 @@ const KINDS = ['link', 'qr'] as const;
  * PostgreSQL (and any Kysely dialect): multi-row statements, a round trip per chunk. Live targets are
  * checked before the transaction so it opens with a write (see recorder.ts).
  */
-export function kyselyBatchWriter(db: Db): BatchWriter {
-  return async (clicks) => {
-    const counted = await onLiveTargets(db, clicks);
+export function kyselyBatchWriter(db: Db, derive: Deriver): BatchWriter {
+  const write = async (batch: PendingClick[]) => {
+    const counted = await onLiveTargets(db, derive(batch));
     if (counted.length === 0) return;
     await db.transaction().execute(async (trx) => {
       const { stats, uniques, totals } = aggregate(counted);
@@ -29,6 +37,7 @@ export function kyselyBatchWriter(db: Db): BatchWriter {
       }
     });
   };
+  return { write, close: async () => {} };
 }
 
 async function onLiveTargets(db: Db, clicks: DerivedClick[]): Promise<DerivedClick[]> {
@@ -44,9 +53,9 @@ async function onLiveTargets(db: Db, clicks: DerivedClick[]): Promise<DerivedCli
 /**
  * SQLite: the same writes through statements prepared once, in one synchronous transaction. Compiling
  * and preparing a fresh multi-row statement per chunk cost ~100 µs of CPU per click; reusing prepared
- * single-row statements costs a few.
+ * single-row statements costs a few. Used by the writer thread (src/features/stats/writer-thread.ts).
  */
-export function sqliteBatchWriter(db: Db, sqlite: SQLite.Database): BatchWriter {
+export function sqliteClickWriter(sqlite: SQLite.Database): (clicks: DerivedClick[]) => void {
   const exists = {
     link: sqlite.prepare('SELECT 1 FROM links WHERE id = ?').pluck(),
     qr: sqlite.prepare('SELECT 1 FROM qr_codes WHERE id = ?').pluck(),
@@ -83,10 +92,19 @@ export function sqliteBatchWriter(db: Db, sqlite: SQLite.Database): BatchWriter 
     }
     for (const t of totals) counters[t.kind].run(t.clicks, fresh.get(targetKey(t.kind, t.id)) ?? 0, t.id);
   });
-  // Kysely shares this connection: holding its lock keeps the batch out of an API transaction that is
-  // awaiting between statements (better-sqlite3 would nest it there, and a rollback would take it along).
-  return (clicks) => db.connection().execute(async () => {
+  return (clicks) => write.immediate(clicks);
+}
+
+/**
+ * The same on the connection Kysely uses, for databases no other thread can open (`:memory:`). Holding
+ * Kysely's lock keeps the batch out of an API transaction awaiting between statements (better-sqlite3
+ * would nest it there, and a rollback would take it along).
+ */
+export function sqliteBatchWriter(db: Db, sqlite: SQLite.Database, derive: Deriver): BatchWriter {
+  const writeClicks = sqliteClickWriter(sqlite);
+  const write = (batch: PendingClick[]) => db.connection().execute(async () => {
     if (sqlite.inTransaction) throw new Error('SQLite connection is inside a transaction; batch deferred');
-    write.immediate(clicks);
+    writeClicks(derive(batch));
   });
+  return { write, close: async () => {} };
 }

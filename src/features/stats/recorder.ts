@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
 import type { TargetKind } from '../../db/types.js';
 import { kyselyBatchWriter, sqliteBatchWriter, type BatchWriter } from './batch-writers.js';
-import { clickDeriver, type DerivedClick, type PendingClick } from './derive.js';
+import { clickDeriver, type PendingClick } from './derive.js';
+import { threadBatchWriter } from './thread-writer.js';
 import { loadGeoDatabase } from './geo.js';
 
 /** The raw facts of one visit, captured on the request path; everything else is derived off it. */
@@ -19,8 +20,10 @@ export interface Visit {
 
 export interface ClickRecorderOptions {
   db: Db;
-  /** The raw SQLite connection when the database is SQLite: batches then use prepared statements. */
+  /** The raw SQLite connection and its file when the database is SQLite: batches are then parsed and
+   *  written by a thread of their own with a connection of its own (or on this one for `:memory:`). */
   sqlite?: SQLite.Database;
+  sqlitePath?: string;
   log: Logger;
   secret: string;
   flushMs: number;
@@ -46,13 +49,11 @@ export class ClickRecorder {
   private dropped = 0;
   private readonly timer: NodeJS.Timeout;
   private readonly maxPending: number;
-  private readonly derive: (batch: PendingClick[]) => DerivedClick[];
-  private readonly writeBatch: BatchWriter;
+  private readonly writer: BatchWriter;
 
   constructor(readonly options: ClickRecorderOptions) {
     this.maxPending = options.maxPending ?? Math.max(options.batchMax * 50, 50_000);
-    this.derive = clickDeriver(options.secret);
-    this.writeBatch = options.sqlite ? sqliteBatchWriter(options.db, options.sqlite) : kyselyBatchWriter(options.db);
+    this.writer = this.makeWriter(options);
     try {
       loadGeoDatabase(options.geoipMmdb || undefined);
     } catch (error) {
@@ -103,6 +104,7 @@ export class ClickRecorder {
       await this.flush();
     }
     if (this.queue.length > 0) this.options.log.error({ lost: this.queue.length }, 'clicks could not be written before shutdown');
+    await this.writer.close();
   }
 
   private async drain(): Promise<void> {
@@ -131,8 +133,13 @@ export class ClickRecorder {
     this.options.log.error({ err: error, pending: this.queue.length, dropped: Math.max(0, excess) }, 'click batch failed; will retry');
   }
 
-  private async write(batch: PendingClick[]): Promise<void> {
-    const derived = this.derive(batch);
-    if (derived.length > 0) await this.writeBatch(derived);
+  private write(batch: PendingClick[]): Promise<void> {
+    return this.writer.write(batch);
+  }
+
+  private makeWriter(options: ClickRecorderOptions): BatchWriter {
+    const { db, sqlite, sqlitePath, secret, geoipMmdb, log } = options;
+    if (sqlite && sqlitePath && sqlitePath !== ':memory:') return threadBatchWriter({ path: sqlitePath, secret, geoipMmdb }, log);
+    return sqlite ? sqliteBatchWriter(db, sqlite, clickDeriver(secret)) : kyselyBatchWriter(db, clickDeriver(secret));
   }
 }

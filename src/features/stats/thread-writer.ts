@@ -1,0 +1,68 @@
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import type { BatchWriter } from './batch-writers.js';
+import type { PendingClick } from './derive.js';
+import type { WriterReply, WriterRequest, WriterThreadData } from './writer-thread.js';
+
+// Compiled, the thread is a .js file beside this one; under the TypeScript sources (tests, the CLI) it
+// is the .ts file, loaded through tsx.
+const SOURCE = import.meta.url.endsWith('.ts');
+const ENTRY = new URL(`./writer-thread.${SOURCE ? 'ts' : 'js'}`, import.meta.url);
+
+/** Node 20 applies no --import hooks to a worker's entry: under the sources, tsx is registered first. */
+function spawnThread(data: WriterThreadData): Worker {
+  if (!SOURCE) return new Worker(ENTRY, { workerData: data });
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(ENTRY.href)}); })`;
+  return new Worker(boot, { eval: true, workerData: data });
+}
+
+interface Waiting {
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+/**
+ * Hands each batch to the writer thread and resolves when it is committed. A thread that dies fails
+ * the batches it held (the recorder puts them back and retries) and is started again on the next batch.
+ */
+export function threadBatchWriter(data: WriterThreadData, log: Logger): BatchWriter {
+  let worker: Worker | null = null;
+  let next = 0;
+  const waiting = new Map<number, Waiting>();
+
+  const start = () => {
+    const thread = spawnThread(data);
+    thread.on('message', ({ id, error }: WriterReply) => {
+      const entry = waiting.get(id);
+      waiting.delete(id);
+      if (error) entry?.reject(new Error(error));
+      else entry?.resolve();
+    });
+    const fail = (error: Error) => {
+      if (worker === thread) worker = null;
+      for (const entry of waiting.values()) entry.reject(error);
+      waiting.clear();
+    };
+    thread.on('error', (error) => {
+      log.error({ err: error }, 'click writer thread failed');
+      fail(error);
+    });
+    thread.on('exit', (code) => fail(new Error(`click writer thread exited with ${code}`)));
+    return thread;
+  };
+
+  return {
+    write: (batch: PendingClick[]) => new Promise<void>((resolve, reject) => {
+      worker ??= start();
+      const id = ++next;
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, batch } satisfies WriterRequest);
+    }),
+    close: async () => {
+      const thread = worker;
+      worker = null;
+      if (thread) await thread.terminate();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { openSqlite } from '../../db/connect.js';
+import { sqliteClickWriter } from './batch-writers.js';
+import { clickDeriver, type PendingClick } from './derive.js';
+import { loadGeoDatabase } from './geo.js';
+
+/**
+ * The click writer thread (SQLite): its own connection to the database file. It parses each batch of
+ * raw visits (user agent, country, referrer, visitor hash) and writes it in one transaction, so neither
+ * the parsing nor the disk ever holds up the thread that answers requests.
+ */
+export interface WriterThreadData {
+  path: string;
+  secret: string;
+  geoipMmdb?: string;
+}
+
+export type WriterRequest = { id: number; batch: PendingClick[] };
+export type WriterReply = { id: number; error?: string };
+
+const data = workerData as WriterThreadData;
+const sqlite = openSqlite(data.path);
+try {
+  loadGeoDatabase(data.geoipMmdb || undefined);
+} catch {
+  // countryOf answers null without a database; the main thread logs the load failure.
+}
+const derive = clickDeriver(data.secret);
+const write = sqliteClickWriter(sqlite);
+
+parentPort!.on('message', ({ id, batch }: WriterRequest) => {
+  try {
+    write(derive(batch));
+    parentPort!.postMessage({ id } satisfies WriterReply);
+  } catch (error) {
+    parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies WriterReply);
+  }
+});
