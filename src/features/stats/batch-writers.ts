@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { Db } from '../../db/connect.js';
 import type { TargetKind } from '../../db/types.js';
+import { BoundedCache } from './bounded-cache.js';
 import { aggregate, targetKey, type DerivedClick, type PendingClick } from './derive.js';
 import * as repo from './repo.js';
 
@@ -69,6 +70,10 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (clicks: DerivedClic
   const stat = sqlite.prepare(`INSERT INTO click_stats (target_kind, target_id, dimension, label, count) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (target_kind, target_id, dimension, label) DO UPDATE SET count = count + excluded.count`);
   const unique = sqlite.prepare('INSERT OR IGNORE INTO click_uniques (target_kind, target_id, visitor_hash) VALUES (?, ?, ?)');
+  // Visitors this writer has committed recently: most clicks are repeat visits, and a pair known to be
+  // stored needs no insert. Filled only after a commit, so a rolled-back batch leaves nothing behind.
+  const known = new BoundedCache<string, true>(KNOWN_VISITORS);
+  let committed: string[] = [];
 
   const write = sqlite.transaction((clicks: DerivedClick[]) => {
     const alive = new Map<string, boolean>();
@@ -85,15 +90,24 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (clicks: DerivedClic
     }
     for (const s of stats) stat.run(s.target_kind, s.target_id, s.dimension, s.label, s.count);
     const fresh = new Map<string, number>();
+    committed = [];
     for (const u of uniques) {
+      const pair = `${u.target_kind}:${u.target_id}:${u.visitor_hash}`;
+      if (known.get(pair)) continue;
+      committed.push(pair);
       if (unique.run(u.target_kind, u.target_id, u.visitor_hash).changes === 0) continue;
       const key = targetKey(u.target_kind, u.target_id);
       fresh.set(key, (fresh.get(key) ?? 0) + 1);
     }
     for (const t of totals) counters[t.kind].run(t.clicks, fresh.get(targetKey(t.kind, t.id)) ?? 0, t.id);
   });
-  return (clicks) => write.immediate(clicks);
+  return (clicks) => {
+    write.immediate(clicks);
+    for (const pair of committed) known.set(pair, true);
+  };
 }
+
+const KNOWN_VISITORS = 200_000;
 
 /**
  * The same on the connection Kysely uses, for databases no other thread can open (`:memory:`). Holding
