@@ -11,10 +11,13 @@ const ENTRY = new URL(`./writer-thread.${SOURCE ? 'ts' : 'js'}`, import.meta.url
 
 /** Node 20 applies no --import hooks to a worker's entry: under the sources, tsx is registered first. */
 function spawnThread(data: WriterThreadData): Worker {
-  if (!SOURCE) return new Worker(ENTRY, { workerData: data });
+  // A batch is at most CLICK_BATCH_MAX visits; a small heap makes the thread collect its garbage early
+  // instead of growing the process by a heap of its own.
+  const resourceLimits = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
+  if (!SOURCE) return new Worker(ENTRY, { workerData: data, resourceLimits });
   const tsx = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(ENTRY.href)}); })`;
-  return new Worker(boot, { eval: true, workerData: data });
+  return new Worker(boot, { eval: true, workerData: data, resourceLimits });
 }
 
 interface Waiting {
