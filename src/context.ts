@@ -62,7 +62,7 @@ export async function createContext(config: Config, log: Logger = createLogger(c
     invalidation,
     redis,
     clicks: new ClickRecorder({
-      db: dbHandle.db, sqlite: dbHandle.sqlite, sqlitePath: dbHandle.sqlitePath, log, secret, flushMs: config.CLICK_FLUSH_MS, batchMax: config.CLICK_BATCH_MAX, geoipMmdb: config.GEOIP_MMDB,
+      db: dbHandle.db, sqlitePath: dbHandle.sqlitePath, log, secret, flushMs: config.CLICK_FLUSH_MS, batchMax: config.CLICK_BATCH_MAX, geoipMmdb: config.GEOIP_MMDB,
     }),
     log,
     onClose: (closer) => void closers.push(closer),

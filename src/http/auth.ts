@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { findAccountByKeyHash } from '../features/account/repo.js';
 import { AuthError } from '../lib/errors.js';
-import { hashApiKey, sameHash } from '../lib/secrets.js';
+import { constantTimeEqual, hashApiKey } from '../lib/secrets.js';
 import type { RateLimitStore } from './rate-limit.js';
 import type { Account } from './types.js';
 
@@ -21,7 +21,7 @@ export async function resolveAccount(ctx: AppContext, header: string | undefined
   if (!key || key.length > 256) return null;
   const keyHash = hashApiKey(key);
   const row = await findAccountByKeyHash(ctx.db, keyHash);
-  if (!row || !sameHash(row.api_key_hash, keyHash)) return null;
+  if (!row || !constantTimeEqual(row.api_key_hash, keyHash)) return null;
   return { userId: row.id, keyHash };
 }
 

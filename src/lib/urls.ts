@@ -22,6 +22,16 @@ export function checkHttpUrl(value: string, field: string): URL {
   return url;
 }
 
+/** A stored URL as it goes out in Location headers and links: absolute http(s), ASCII form; else null. */
+export function httpHref(value: string): string | null {
+  try {
+    const url = new URL(value.trim());
+    return SCHEMES.has(url.protocol) ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Same check for optional fields: empty means "none". */
 export function optionalHttpUrl(value: string | undefined, field: string): string {
   if (value === undefined || value.trim() === '') return '';

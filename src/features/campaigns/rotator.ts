@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import { cacheKeys } from '../../lib/cache-keys.js';
 import { parseTimestamp } from '../../lib/time.js';
 import { shortUrl } from '../../lib/short-url.js';
+import { httpHref } from '../../lib/urls.js';
 import { campaignLinks, findCampaignIdBySlug, type CampaignLinkRow } from './repo.js';
 
 /** The most links one rotator spreads over, and the most campaigns held in memory. */
@@ -92,7 +93,7 @@ export class Rotator {
     return {
       id: row.id,
       expiresAt: row.expiry ? (parseTimestamp(row.expiry)?.getTime() ?? null) : null,
-      target: { linkId: row.id, url: guarded ? shortUrl(this.ctx.config, domain, row.alias) : asciiUrl(row.long_url), count: !guarded },
+      target: { linkId: row.id, url: guarded ? shortUrl(this.ctx.config, domain, row.alias) : (httpHref(row.long_url) ?? row.long_url), count: !guarded },
       linkKey: cacheKeys.link(row.host ?? this.ctx.config.DEFAULT_HOST, row.alias),
     };
   }
@@ -106,14 +107,5 @@ export class Rotator {
       keys?.delete(key);
       if (keys?.size === 0) this.byLink.delete(link.linkKey);
     }
-  }
-}
-
-/** Location headers must be ASCII: internationalized hosts and paths go out in their encoded form. */
-function asciiUrl(value: string): string {
-  try {
-    return new URL(value).href;
-  } catch {
-    return value;
   }
 }

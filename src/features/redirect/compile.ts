@@ -1,5 +1,6 @@
 import type { Config } from '../../config.js';
 import { isReserved } from '../../lib/reserved.js';
+import { httpHref } from '../../lib/urls.js';
 import { shortUrl, type DomainRef } from '../../lib/short-url.js';
 import { parseTimestamp } from '../../lib/time.js';
 import { bundlePixels, type PixelBundle } from './pixels.js';
@@ -40,15 +41,6 @@ export interface CompileDeps {
   repo: PublicRepo;
 }
 
-/** Absolute http(s) URL in its ASCII form, or null. */
-export function httpHref(value: string): string | null {
-  try {
-    const url = new URL(value.trim());
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
-  } catch {
-    return null;
-  }
-}
 
 function jsonArray(text: string): Array<Record<string, unknown>> {
   if (text === '[]' || !text) return [];

@@ -1,5 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
-import { hmac } from '../../lib/secrets.js';
+import { constantTimeEqual, hmac } from '../../lib/secrets.js';
 
 export const UNLOCK_SECONDS = 24 * 60 * 60;
 export const MAX_FAILURES = 5;
@@ -36,9 +35,7 @@ export function isUnlocked(secret: string, link: Lockable, cookieHeader: string 
   const dot = value.indexOf('.');
   const expires = Number(value.slice(0, dot));
   if (dot < 1 || !Number.isInteger(expires) || expires * 1000 <= now) return false;
-  const given = Buffer.from(value.slice(dot + 1));
-  const expected = Buffer.from(signature(secret, link, expires));
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return constantTimeEqual(value.slice(dot + 1), signature(secret, link, expires));
 }
 
 function cookieValue(header: string | undefined, name: string): string | null {

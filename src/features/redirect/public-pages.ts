@@ -1,6 +1,6 @@
 import { html, renderPage, type RenderedPage, type SafeHtml } from '../../lib/html.js';
 import { formatTimestamp } from '../../lib/time.js';
-import { httpHref } from './compile.js';
+import { httpHref } from '../../lib/urls.js';
 import type { BioRow } from '../../db/types.js';
 import { bioLinks } from '../pages/bio-service.js';
 

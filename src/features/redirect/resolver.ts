@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { cacheKeys } from '../../lib/cache-keys.js';
 import type { RenderedPage } from '../../lib/html.js';
-import { compileLink, httpHref, type CompiledLink, type CompileDeps } from './compile.js';
+import { httpHref } from '../../lib/urls.js';
+import { compileLink, type CompiledLink, type CompileDeps } from './compile.js';
 import { LruCache } from './lru.js';
 import { bioPage } from './public-pages.js';
 import { publicRepo } from './repo.js';

@@ -1,3 +1,4 @@
+import { memoize } from '../../lib/bounded-cache.js';
 import { countryOf, deviceNames } from '../stats/visitor.js';
 
 /** A link's targets, compiled so a visit only does map lookups; destinations are final URL strings. */
@@ -42,7 +43,7 @@ function byDevice(devices: Array<[string, string]>, userAgent: string): string |
 
 function byLanguage(targeting: Targeting, header: string): string | undefined {
   if (!header) return undefined;
-  for (const tag of preferredLanguages(header)) {
+  for (const tag of languagesOf(header)) {
     const exact = targeting.languages!.get(tag);
     if (exact) return exact;
     const dash = tag.indexOf('-');
@@ -59,6 +60,9 @@ function byLocation(locations: Map<string, string>, ip: string): string | undefi
 }
 
 const MAX_LANGUAGES = 16;
+
+// Browsers send a handful of distinct headers: parse each once, not on every targeted visit.
+const languagesOf = memoize(preferredLanguages, 2_000, 256);
 
 /**
  * Accept-Language tags, lower-case, highest q first (ties keep header order); `*`, q=0 and malformed

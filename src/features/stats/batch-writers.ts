@@ -1,7 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { Db } from '../../db/connect.js';
 import type { TargetKind } from '../../db/types.js';
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../../lib/bounded-cache.js';
 import { aggregate, targetKey, type DerivedClick, type PendingClick } from './derive.js';
 import * as repo from './repo.js';
 
@@ -50,6 +50,9 @@ async function onLiveTargets(db: Db, clicks: DerivedClick[]): Promise<DerivedCli
   }
   return clicks.filter((c) => live.has(targetKey(c.row.target_kind, c.row.target_id)));
 }
+
+/** Visitor pairs the SQLite writer remembers as stored. */
+const KNOWN_VISITORS = 200_000;
 
 /**
  * SQLite: the same writes through statements prepared once, in one synchronous transaction. Compiling
@@ -105,20 +108,4 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (clicks: DerivedClic
     write.immediate(clicks);
     for (const pair of committed) known.set(pair, true);
   };
-}
-
-const KNOWN_VISITORS = 200_000;
-
-/**
- * The same on the connection Kysely uses, for databases no other thread can open (`:memory:`). Holding
- * Kysely's lock keeps the batch out of an API transaction awaiting between statements (better-sqlite3
- * would nest it there, and a rollback would take it along).
- */
-export function sqliteBatchWriter(db: Db, sqlite: SQLite.Database, derive: Deriver): BatchWriter {
-  const writeClicks = sqliteClickWriter(sqlite);
-  const write = (batch: PendingClick[]) => db.connection().execute(async () => {
-    if (sqlite.inTransaction) throw new Error('SQLite connection is inside a transaction; batch deferred');
-    writeClicks(derive(batch));
-  });
-  return { write, close: async () => {} };
 }

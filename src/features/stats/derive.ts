@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { ClickStatsTable, ClickUniquesTable, NewClick, TargetKind } from '../../db/types.js';
 import { formatTimestamp } from '../../lib/time.js';
-import { memoize } from './bounded-cache.js';
+import { memoize } from '../../lib/bounded-cache.js';
 import { normalizeIp } from './geo.js';
 import type { Visit } from './recorder.js';
 import { countryOf, describeAgent, primaryLanguage, referrerHost, socialNetwork, UNKNOWN } from './visitor.js';

@@ -1,9 +1,8 @@
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
-import type SQLite from 'better-sqlite3';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
 import type { TargetKind } from '../../db/types.js';
-import { kyselyBatchWriter, sqliteBatchWriter, type BatchWriter } from './batch-writers.js';
+import { kyselyBatchWriter, type BatchWriter } from './batch-writers.js';
 import { clickDeriver, type PendingClick } from './derive.js';
 import { threadBatchWriter } from './thread-writer.js';
 import { loadGeoDatabase } from './geo.js';
@@ -20,9 +19,8 @@ export interface Visit {
 
 export interface ClickRecorderOptions {
   db: Db;
-  /** The raw SQLite connection and its file when the database is SQLite: batches are then parsed and
-   *  written by a thread of their own with a connection of its own (or on this one for `:memory:`). */
-  sqlite?: SQLite.Database;
+  /** The SQLite file when the database is SQLite: batches are then parsed and written by a thread of
+   *  their own with a connection of its own (`:memory:` cannot be shared: Kysely writes those). */
   sqlitePath?: string;
   log: Logger;
   secret: string;
@@ -138,8 +136,8 @@ export class ClickRecorder {
   }
 
   private makeWriter(options: ClickRecorderOptions): BatchWriter {
-    const { db, sqlite, sqlitePath, secret, geoipMmdb, log } = options;
-    if (sqlite && sqlitePath && sqlitePath !== ':memory:') return threadBatchWriter({ path: sqlitePath, secret, geoipMmdb }, log);
-    return sqlite ? sqliteBatchWriter(db, sqlite, clickDeriver(secret)) : kyselyBatchWriter(db, clickDeriver(secret));
+    const { db, sqlitePath, secret, geoipMmdb, log } = options;
+    if (sqlitePath && sqlitePath !== ':memory:') return threadBatchWriter({ path: sqlitePath, secret, geoipMmdb }, log);
+    return kyselyBatchWriter(db, clickDeriver(secret));
   }
 }
