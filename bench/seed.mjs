@@ -1,5 +1,5 @@
 // Seeds a benchmark database directly and fast: N direct links, targeted and parameter links, and one
-// link carrying CLICKS recorded clicks with their running aggregates. Prints {apiKey, statsLinkId}.
+// link carrying CLICKS recorded clicks (their running aggregates and visitors). Prints {apiKey, statsLinkId}.
 import Database from 'better-sqlite3';
 import { loadConfig } from '../dist/config.js';
 import { createContext } from '../dist/context.js';
@@ -40,27 +40,25 @@ if (clickCount > 0) seedClicks(statsLinkId, clickCount);
 db.close();
 process.stdout.write(JSON.stringify({ apiKey: user.apiKey, statsLinkId }));
 
-/** Raw click rows plus the aggregates the recorder keeps, computed from those rows. */
+/** The aggregates the recorder keeps for `count` clicks spread over a realistic mix of labels. */
 function seedClicks(linkId, count) {
-  const countries = ['United States', 'Germany', 'United Kingdom', 'France', 'Spain', 'Japan', 'Brazil', 'India', 'Canada', 'Italy', 'Mexico', 'Poland'];
-  const referrers = ['facebook.com', 't.co', 'google.com', 'direct', 'news.example.org', 'reddit.com', 'linkedin.com'];
-  const browsers = ['Chrome', 'Safari', 'Firefox', 'Edge', 'Samsung Internet'];
-  const oses = ['Windows', 'iOS', 'Android', 'macOS', 'Linux'];
-  const click = db.prepare(`INSERT INTO clicks (target_kind, target_id, created_at, country, referrer, browser, os, device, language, visitor_hash)
-    VALUES ('link', ?, ?, ?, ?, ?, ?, 'desktop', 'en', ?)`);
+  const labels = {
+    country: ['United States', 'Germany', 'United Kingdom', 'France', 'Spain', 'Japan', 'Brazil', 'India', 'Canada', 'Italy', 'Mexico', 'Poland'],
+    referrer: ['facebook.com', 't.co', 'google.com', 'direct', 'news.example.org', 'reddit.com', 'linkedin.com'],
+    browser: ['Chrome', 'Safari', 'Firefox', 'Edge', 'Samsung Internet'],
+    os: ['Windows', 'iOS', 'Android', 'macOS', 'Linux'],
+    social: ['facebook', 'twitter', 'google', 'reddit', 'linkedin'],
+  };
+  const stat = db.prepare("INSERT INTO click_stats (target_kind, target_id, dimension, label, count) VALUES ('link', ?, ?, ?, ?)");
+  const unique = db.prepare("INSERT INTO click_uniques (target_kind, target_id, visitor_hash) VALUES ('link', ?, ?)");
+  const uniques = Math.min(count, 400_000);
   db.transaction(() => {
-    for (let i = 0; i < count; i++) {
-      click.run(linkId, NOW, countries[i % 12], referrers[i % 7], browsers[i % 5], oses[i % 5], `v${i % 400000}`);
+    for (const [dimension, names] of Object.entries(labels)) {
+      // Click i has label i mod n, as a real spread would be uneven but complete.
+      names.forEach((label, i) => stat.run(linkId, dimension, label, Math.floor(count / names.length) + (i < count % names.length ? 1 : 0)));
     }
+    stat.run(linkId, 'total', 'clicks', count);
+    stat.run(linkId, 'total', 'uniques', uniques);
+    for (let i = 0; i < uniques; i++) unique.run(linkId, `v${String(i).padStart(31, '0')}`);
   })();
-  for (const [dimension, column] of [['country', 'country'], ['referrer', 'referrer'], ['browser', 'browser'], ['os', 'os']]) {
-    db.prepare(`INSERT INTO click_stats (target_kind, target_id, dimension, label, count)
-      SELECT 'link', ?, ?, ${column}, COUNT(*) FROM clicks WHERE target_kind = 'link' AND target_id = ? GROUP BY ${column}`).run(linkId, dimension, linkId);
-  }
-  const social = { facebook: 'facebook.com', twitter: 't.co', reddit: 'reddit.com', linkedin: 'linkedin.com', google: 'google.com' };
-  for (const [network, host] of Object.entries(social)) {
-    db.prepare(`INSERT INTO click_stats (target_kind, target_id, dimension, label, count)
-      SELECT 'link', ?, 'social', ?, COUNT(*) FROM clicks WHERE target_kind = 'link' AND target_id = ? AND referrer = ?`).run(linkId, network, linkId, host);
-  }
-  db.prepare('UPDATE links SET clicks = ?, unique_clicks = 400000 WHERE id = ?').run(count, linkId);
 }

@@ -223,7 +223,7 @@ describe('rotator /r/{slug}', () => {
       const perLink = new Map<number, number>();
       for (const [kind, id, visit] of record.mock.calls) {
         expect(kind).toBe('link');
-        expect(visit).toMatchObject({ ip: expect.any(String), userAgent: expect.any(String), at: expect.any(Number) });
+        expect(visit).toMatchObject({ ip: expect.any(String), userAgent: expect.any(String), referer: expect.any(String) });
         perLink.set(id, (perLink.get(id) ?? 0) + 1);
       }
       expect([...perLink.values()]).toEqual([10, 10, 10]);

@@ -9,6 +9,7 @@ import { createUser } from '../src/features/account/service.js';
 import { send, startNode, type NodeProcess } from './helpers/cluster.js';
 import { TEST_HOST, type Reply } from './helpers/server.js';
 import { createTestSchema, deleteRedisPrefix, isPostgresUrl, TEST_PG_URL, TEST_REDIS_URL, withPg, type TestSchema } from './helpers/services.js';
+import { MIGRATION_NAMES } from '../src/db/migrate.js';
 
 /**
  * Two real server processes on one PostgreSQL schema and one Redis prefix, as behind a load balancer.
@@ -69,7 +70,7 @@ async function timeUntil(node: NodeProcess, alias: string, done: (r: Reply) => b
 
 it('migrates once when both nodes start on an empty database together', async () => {
   const applied = await withPg(PG_URL, (c) => c.query(`select name from "${schema.name}".kysely_migration`));
-  expect(applied.rows.map((r: { name: string }) => r.name)).toEqual(['0001-initial']);
+  expect(applied.rows.map((r: { name: string }) => r.name)).toEqual(MIGRATION_NAMES);
   for (const node of [a, b]) {
     const ready = await send(node.url, 'GET', '/ready');
     expect(ready.body).toEqual({ status: 'ok', database: 'ok', redis: 'ok' });

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import {
-  countryOf, describeAgent, deviceNames, isBot, loadGeoDatabase, primaryLanguage, referrerHost, socialNetwork,
+  countryOf, describeAgent, deviceNames, isBot, loadGeoDatabase, referrerHost, socialNetwork,
 } from '../src/features/stats/visitor.js';
 import { UA } from './helpers/user-agents.js';
 
@@ -116,13 +116,5 @@ describe('referrers', () => {
 
   it.each(['example.com', 'notfacebook.com', 'facebook.com.evil.net', 'google.evil.com', 'direct', 'co'])('%s is not social', (host) => {
     expect(socialNetwork(host)).toBeNull();
-  });
-});
-
-describe('primaryLanguage', () => {
-  it.each([
-    ['en-GB,en;q=0.8', 'en'], ['de-DE,de;q=0.9,en;q=0.8', 'de'], ['fr;q=0.5, es;q=0.9', 'es'], ['*', ''], ['', ''], ['PT-br', 'pt'],
-  ])('%j → %j', (header, language) => {
-    expect(primaryLanguage(header)).toBe(language);
   });
 });

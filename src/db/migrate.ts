@@ -2,11 +2,16 @@ import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './connect.js';
 import { isPostgres } from './dialect.js';
 import * as initial from './migrations/0001-initial.js';
+import * as countersInClickStats from './migrations/0002-counters-in-click-stats.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-counters-in-click-stats': countersInClickStats,
 };
+
+/** Every migration's name, in order. */
+export const MIGRATION_NAMES = Object.keys(migrations);
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -54,8 +54,6 @@ export interface LinksTable {
   meta_description: Generated<string>;
   meta_image: Generated<string>;
   campaign_id: number | null;
-  clicks: Generated<number>;
-  unique_clicks: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -147,28 +145,15 @@ export interface QrCodesTable {
   background: Generated<string>;
   foreground: Generated<string>;
   logo: Generated<string>;
-  scans: Generated<number>;
-  unique_scans: Generated<number>;
   created_at: string;
 }
 
 export type TargetKind = 'link' | 'qr';
 
-export interface ClicksTable {
-  id: Generated<number>;
-  target_kind: TargetKind;
-  target_id: number;
-  created_at: string;
-  country: string;
-  referrer: string;
-  browser: string;
-  os: string;
-  device: string;
-  language: string;
-  visitor_hash: string;
-}
-
-/** Running aggregates, so statistics never scan the click log. */
+/**
+ * Every running aggregate of a target: label counts per dimension (country, referrer, browser, os,
+ * social) and its counters as dimension 'total', labels 'clicks' and 'uniques'.
+ */
 export interface ClickStatsTable {
   target_kind: TargetKind;
   target_id: number;
@@ -197,7 +182,6 @@ export interface Database {
   overlays: OverlaysTable;
   bio_pages: BioPagesTable;
   qr_codes: QrCodesTable;
-  clicks: ClicksTable;
   click_stats: ClickStatsTable;
   click_uniques: ClickUniquesTable;
 }
@@ -214,4 +198,3 @@ export type QrRow = Selectable<QrCodesTable>;
 export type SplashRow = Selectable<SplashPagesTable>;
 export type OverlayRow = Selectable<OverlaysTable>;
 export type BioRow = Selectable<BioPagesTable>;
-export type NewClick = Insertable<ClicksTable>;

@@ -24,7 +24,6 @@ export function campaignPublicRoutes(app: App, ctx: AppContext): void {
     if (target.count && req.method === 'GET') {
       ctx.clicks.record('link', target.linkId, {
         ip: req.ip, userAgent: header(req, 'user-agent'), referer: header(req, 'referer'),
-        acceptLanguage: header(req, 'accept-language'), at: Date.now(),
       });
     }
     return reply.header('cache-control', 'no-store').redirect(target.url, 302);

@@ -3,15 +3,16 @@ import type { Db } from '../../db/connect.js';
 import type { Database, LinkRow, LinkUpdate, NewLink } from '../../db/types.js';
 import type { Page } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
+import { clickCount } from '../stats/repo.js';
 
 /** A link with the address parts of its branded domain (null on the default domain). */
-export type LinkWithDomain = LinkRow & { host: string | null; scheme: string | null };
+export type LinkWithDomain = LinkRow & { host: string | null; scheme: string | null; clicks: number };
 
 export type LinkOrder = 'date' | 'click';
 
 function withDomain(db: Db) {
   return db.selectFrom('links').leftJoin('domains', 'domains.id', 'links.domain_id')
-    .selectAll('links').select(['domains.host', 'domains.scheme']);
+    .selectAll('links').select(['domains.host', 'domains.scheme']).select(clickCount('link', 'links.id').as('clicks'));
 }
 
 export function findLink(db: Db, userId: number, id: number): Promise<LinkWithDomain | undefined> {
@@ -32,7 +33,7 @@ function matches(q: string | undefined) {
 
 export function listLinks(db: Db, userId: number, page: Page, order: LinkOrder, q?: string): Promise<LinkWithDomain[]> {
   let query = withDomain(db).where('links.user_id', '=', userId).where(matches(q));
-  if (order === 'click') query = query.orderBy('links.clicks', 'desc');
+  if (order === 'click') query = query.orderBy('clicks', 'desc');
   return query.orderBy('links.id', 'desc').limit(page.limit).offset(page.offset).execute();
 }
 

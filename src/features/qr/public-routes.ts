@@ -47,8 +47,6 @@ export function qrPublicRoutes(app: App, ctx: AppContext): void {
         ip: req.ip,
         userAgent: req.headers['user-agent'] ?? '',
         referer: req.headers.referer ?? '',
-        acceptLanguage: req.headers['accept-language'] ?? '',
-        at: Date.now(),
       });
     }
     // Every scan must reach us to be counted, and the destination may change.

@@ -2,23 +2,24 @@ import type { Db } from '../../db/connect.js';
 import type { QrCodesTable, QrRow } from '../../db/types.js';
 import type { Insertable, Updateable } from 'kysely';
 import type { Page } from '../../lib/pagination.js';
-import { deleteTargetStats } from '../stats/repo.js';
+import { clickCount, deleteTargetStats } from '../stats/repo.js';
 
 /** List and detail columns: never the logo, which may be a data URI of hundreds of kilobytes. */
-const SUMMARY = ['id', 'slug', 'name', 'scans', 'created_at'] as const;
+const SUMMARY = ['id', 'slug', 'name', 'created_at'] as const;
+const scans = () => clickCount('qr', 'qr_codes.id').as('scans');
 
-export type QrSummary = Pick<QrRow, (typeof SUMMARY)[number]>;
+export type QrSummary = Pick<QrRow, (typeof SUMMARY)[number]> & { scans: number };
 
 export async function listQrs(db: Db, userId: number, page: Page): Promise<{ total: number; rows: QrSummary[] }> {
   const count = await db.selectFrom('qr_codes').select((eb) => eb.fn.countAll<number>().as('n'))
     .where('user_id', '=', userId).executeTakeFirstOrThrow();
-  const rows = await db.selectFrom('qr_codes').select(SUMMARY).where('user_id', '=', userId)
+  const rows = await db.selectFrom('qr_codes').select(SUMMARY).select(scans()).where('user_id', '=', userId)
     .orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
   return { total: Number(count.n), rows };
 }
 
 export function findQrSummary(db: Db, userId: number, id: number): Promise<QrSummary | undefined> {
-  return db.selectFrom('qr_codes').select(SUMMARY).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return db.selectFrom('qr_codes').select(SUMMARY).select(scans()).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
 }
 
 /** What an update needs to merge the new values with the stored ones. */

@@ -24,9 +24,7 @@ export function answerVisit(ctx: AppContext, found: Lookup, visit: ServedVisit):
   if (found.kind !== 'link') return answerNoLink(found);
   const decision = decide(found, visit, ctx.secret);
   if (decision.count && visit.method === 'GET') {
-    ctx.clicks.record('link', found.id, {
-      ip: visit.ip, userAgent: visit.userAgent, referer: visit.referer, acceptLanguage: visit.acceptLanguage, at: visit.now,
-    });
+    ctx.clicks.record('link', found.id, { ip: visit.ip, userAgent: visit.userAgent, referer: visit.referer });
   }
   return decision;
 }

@@ -12,9 +12,6 @@ export interface Visit {
   ip: string;
   userAgent: string;
   referer: string;
-  acceptLanguage: string;
-  /** Date.now() of the visit. */
-  at: number;
 }
 
 export interface ClickRecorderOptions {

@@ -1,13 +1,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/connect.js';
-import type { ClickStatsTable, ClickUniquesTable, NewClick, TargetKind } from '../../db/types.js';
+import type { ClickStatsTable, ClickUniquesTable, TargetKind } from '../../db/types.js';
+import { TOTAL } from './derive.js';
 
-/** Where each kind of target keeps its running counters. */
-const TARGETS = {
-  link: { table: 'links', total: 'clicks', unique: 'unique_clicks' },
-  qr: { table: 'qr_codes', total: 'scans', unique: 'unique_scans' },
-} as const;
+/** Where each kind of target lives, for dropping clicks on targets deleted since the visit. */
+const TARGETS = { link: 'links', qr: 'qr_codes' } as const;
 
 // SQLite refuses statements with more than 32766 bound values (PostgreSQL 65535). Chunks stay far
 // smaller: better-sqlite3 runs synchronously, and between chunks the event loop serves requests.
@@ -29,17 +27,11 @@ const loose = (db: Db) => db as unknown as Kysely<any>;
 export async function existingTargets(db: Db, kind: TargetKind, ids: number[]): Promise<Set<number>> {
   const found = new Set<number>();
   for (let i = 0; i < ids.length; i += MAX_VARIABLES) {
-    const rows = await loose(db).selectFrom(TARGETS[kind].table).select('id')
+    const rows = await loose(db).selectFrom(TARGETS[kind]).select('id')
       .where('id', 'in', ids.slice(i, i + MAX_VARIABLES)).execute();
     for (const row of rows) found.add(Number(row.id));
   }
   return found;
-}
-
-export async function insertClicks(db: Db, rows: NewClick[]): Promise<void> {
-  await eachChunk(rows, async (chunk) => {
-    await db.insertInto('clicks').values(chunk).execute();
-  });
 }
 
 /** Adds the batch's counts to the running aggregates; rows must be distinct per key (PostgreSQL insists). */
@@ -68,40 +60,21 @@ export async function insertUniques(db: Db, rows: ClickUniquesTable[]): Promise<
   return fresh;
 }
 
-/** Adds clicks and new uniques to targets' counters; targets with equal increments share one statement. */
-export async function incrementCounters(
-  db: Db,
-  kind: TargetKind,
-  increments: Array<{ id: number; clicks: number; uniques: number }>,
-): Promise<void> {
-  const groups = new Map<string, number[]>();
-  for (const { id, clicks, uniques } of increments) {
-    const key = `${clicks}:${uniques}`;
-    const ids = groups.get(key);
-    if (ids) ids.push(id);
-    else groups.set(key, [id]);
-  }
-  const { table, total, unique } = TARGETS[kind];
-  for (const [key, ids] of groups) {
-    const [clicks, uniques] = key.split(':').map(Number) as [number, number];
-    for (let i = 0; i < ids.length; i += MAX_VARIABLES) {
-      await loose(db).updateTable(table)
-        .set({ [total]: sql`${sql.ref(total)} + ${clicks}`, [unique]: sql`${sql.ref(unique)} + ${uniques}` })
-        .where('id', 'in', ids.slice(i, i + MAX_VARIABLES)).execute();
-    }
-  }
-}
-
-/** The target's own counters; zeros when it does not exist. */
+/** The target's counters (dimension 'total'); zeros when it has none. */
 export async function readCounters(db: Db, kind: TargetKind, id: number): Promise<{ clicks: number; uniques: number }> {
-  const { table, total, unique } = TARGETS[kind];
-  const row = await loose(db).selectFrom(table)
-    .select([sql.ref<number>(total).as('clicks'), sql.ref<number>(unique).as('uniques')])
-    .where('id', '=', id).executeTakeFirst();
-  return { clicks: Number(row?.clicks ?? 0), uniques: Number(row?.uniques ?? 0) };
+  const rows = await db.selectFrom('click_stats').select(['label', 'count'])
+    .where('target_kind', '=', kind).where('target_id', '=', id).where('dimension', '=', TOTAL).execute();
+  const count = (label: string) => Number(rows.find((r) => r.label === label)?.count ?? 0);
+  return { clicks: count('clicks'), uniques: count('uniques') };
 }
 
-/** Highest counts first (ties by label), straight off the click_stats_top index: never the click log. */
+/** A target's click count (0 when none) as a correlated subquery, for lists that show or sort by it. */
+export function clickCount(kind: TargetKind, idColumn: 'links.id' | 'qr_codes.id') {
+  return sql<number>`coalesce((select count from click_stats where target_kind = ${kind} and target_id = ${sql.ref(idColumn)}
+    and dimension = ${TOTAL} and label = 'clicks'), 0)`;
+}
+
+/** Highest counts first (ties by label); a range of the primary key, sorted (labels per target are few). */
 export async function topLabels(db: Db, kind: TargetKind, id: number, dimension: string, limit: number) {
   const rows = await db.selectFrom('click_stats').select(['label', 'count'])
     .where('target_kind', '=', kind).where('target_id', '=', id).where('dimension', '=', dimension)
@@ -112,7 +85,7 @@ export async function topLabels(db: Db, kind: TargetKind, id: number, dimension:
 /** Forgets every click of the given targets; for the features that delete links or QR codes. */
 export async function deleteTargetStats(db: Db, kind: TargetKind, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
-  for (const table of ['clicks', 'click_stats', 'click_uniques'] as const) {
+  for (const table of ['click_stats', 'click_uniques'] as const) {
     await db.deleteFrom(table).where('target_kind', '=', kind).where('target_id', 'in', ids).execute();
   }
 }

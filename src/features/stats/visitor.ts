@@ -83,26 +83,3 @@ export function deviceNames(userAgent: string): string[] {
 export function isBot(userAgent: string): boolean {
   return describeAgent(userAgent).bot;
 }
-
-/** The lower-case primary language subtag the visitor prefers most ("en" for "en-GB,en;q=0.8"), or "". */
-export function primaryLanguage(acceptLanguage: string): string {
-  let best = '';
-  let bestQ = 0;
-  for (const part of acceptLanguage.split(',')) {
-    const [tag = '', ...params] = part.trim().split(';');
-    const q = qualityOf(params);
-    const primary = tag.trim().split('-')[0]!.toLowerCase();
-    if (/^[a-z]{2,8}$/.test(primary) && q > bestQ) {
-      best = primary;
-      bestQ = q;
-    }
-  }
-  return best;
-}
-
-function qualityOf(params: string[]): number {
-  const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-  if (!q) return 1;
-  const value = Number(q.slice(2));
-  return Number.isFinite(value) ? value : 0;
-}

@@ -1,0 +1,49 @@
+import { Migrator, sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { connect } from '../src/db/connect.js';
+import * as initial from '../src/db/migrations/0001-initial.js';
+import { readStats } from '../src/features/stats/service.js';
+import { listLinks } from '../src/features/links/repo.js';
+import { findQrSummary } from '../src/features/qr/repo.js';
+import { processDb, type ProcessDb } from './helpers/process-db.js';
+
+// An installation of the first release, with counts, upgraded by starting the current code on it.
+let store: ProcessDb;
+beforeAll(async () => {
+  store = await processDb();
+});
+afterAll(() => store.close());
+
+async function firstRelease(): Promise<{ userId: number; linkId: number; qrId: number }> {
+  const { db } = connect(store.env.DATABASE_URL!);
+  try {
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => ({ '0001-initial': initial }) } });
+    const { error } = await migrator.migrateToLatest();
+    if (error) throw error;
+    const now = '2025-01-01 00:00:00';
+    const one = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows[0]!;
+    const user = await one<{ id: number }>(sql`insert into users (email, username, password_hash, created_at)
+      values ('old@example.com', 'old', 'x', ${now}) returning id`);
+    const link = await one<{ id: number }>(sql`insert into links (user_id, alias, long_url, clicks, unique_clicks, created_at, updated_at)
+      values (${user.id}, 'old', 'https://example.com/', 41, 17, ${now}, ${now}) returning id`);
+    await sql`insert into links (user_id, alias, long_url, created_at, updated_at) values (${user.id}, 'never', 'https://example.com/', ${now}, ${now})`.execute(db);
+    const qr = await one<{ id: number }>(sql`insert into qr_codes (user_id, slug, name, type, data, payload, scans, unique_scans, created_at)
+      values (${user.id}, 'oldqr', 'qr', 'text', '"hi"', 'hi', 9, 2, ${now}) returning id`);
+    await sql`insert into click_stats (target_kind, target_id, dimension, label, count)
+      values ('link', ${link.id}, 'country', 'Germany', 41)`.execute(db);
+    return { userId: user.id, linkId: link.id, qrId: qr.id };
+  } finally {
+    await db.destroy();
+  }
+}
+
+it('keeps every count when an installation of the first schema is upgraded', async () => {
+  const { userId, linkId, qrId } = await firstRelease();
+  await store.withCtx(async (ctx) => {
+    expect(await readStats(ctx, 'link', linkId)).toMatchObject({ clicks: 41, uniqueClicks: 17, topCountries: { Germany: 41 } });
+    expect(await readStats(ctx, 'qr', qrId)).toMatchObject({ clicks: 9, uniqueClicks: 2 });
+    expect((await findQrSummary(ctx.db, userId, qrId))?.scans).toBe(9);
+    const listed = await listLinks(ctx.db, userId, { limit: 10, offset: 0, page: 1 }, 'click');
+    expect(listed.map((l) => [l.alias, l.clicks])).toEqual([['old', 41], ['never', 0]]);
+  });
+});
