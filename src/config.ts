@@ -16,7 +16,7 @@ const EnvSchema = Type.Object({
   LOG_LEVEL: Type.String({ default: 'info' }),
   DOMAIN_DNS_TARGETS: Type.String({ default: '' }),
   CLICK_FLUSH_MS: Type.Integer({ minimum: 10, default: 1000 }),
-  CLICK_BATCH_MAX: Type.Integer({ minimum: 1, default: 5000 }),
+  CLICK_BATCH_MAX: Type.Integer({ minimum: 1, default: 20_000 }),
   LINK_CACHE_SIZE: Type.Integer({ minimum: 0, default: 100_000 }),
   LINK_CACHE_TTL_S: Type.Optional(Type.Integer({ minimum: 0 })),
   SECRET: Type.Optional(Type.String({ minLength: 16 })),

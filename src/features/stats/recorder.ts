@@ -30,6 +30,8 @@ export interface ClickRecorderOptions {
 }
 
 const CLOSE_ATTEMPTS = 3;
+/** About 60 MB of raw visits: minutes of a busy node's traffic while the database is away. */
+const MAX_PENDING = 250_000;
 
 /**
  * Batches clicks and scans off the request path. `record` only queues the raw visit; a flush (every
@@ -47,7 +49,7 @@ export class ClickRecorder {
   private readonly writer: BatchWriter;
 
   constructor(readonly options: ClickRecorderOptions) {
-    this.maxPending = options.maxPending ?? Math.max(options.batchMax * 50, 50_000);
+    this.maxPending = options.maxPending ?? Math.max(options.batchMax * 2, MAX_PENDING);
     this.writer = this.makeWriter(options);
     try {
       loadGeoDatabase(options.geoipMmdb || undefined);
