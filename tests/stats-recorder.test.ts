@@ -5,6 +5,9 @@ import { pino } from 'pino';
 import { ClickRecorder, type Visit } from '../src/features/stats/recorder.js';
 import { readStats } from '../src/features/stats/service.js';
 import { nowTimestamp } from '../src/lib/time.js';
+import { deleteUserByEmail } from '../src/features/account/service.js';
+import { deleteLink } from '../src/features/links/repo.js';
+import { deleteQr } from '../src/features/qr/repo.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { UA } from './helpers/user-agents.js';
 
@@ -116,19 +119,34 @@ describe('ClickRecorder', () => {
     );
   });
 
-  it('drops clicks on deleted targets without failing the batch', async () => {
-    const [kept, gone] = [await newLink(), await newLink()];
-    ctx.clicks.record('link', gone, visit('8.8.8.8', UA.iphone));
+  it('drops clicks queued before their target was deleted, and forgets its statistics', async () => {
+    const [kept, gone, qr] = [await newLink(), await newLink(), await newQr()];
+    recordMix('link', gone);
+    await ctx.clicks.flush();
+    expect((await storedRows('link', gone)).stats.length).toBeGreaterThan(0);
+    ctx.clicks.record('link', gone, visit('8.8.8.8', UA.iphone)); // served from a cache just before the delete
     ctx.clicks.record('link', kept, visit('8.8.8.8', UA.iphone));
-    ctx.clicks.record('qr', 987654, visit('8.8.8.8', UA.iphone));
-    await ctx.db.deleteFrom('links').where('id', '=', gone).execute();
+    ctx.clicks.record('qr', qr, visit('8.8.8.8', UA.iphone));
+    await deleteLink(ctx.db, gone);
+    await deleteQr(ctx.db, userId, qr);
     await ctx.clicks.flush();
     expect(ctx.clicks.pending).toBe(0);
     expect((await readStats(ctx, 'link', kept)).clicks).toBe(1);
-    const orphans = await ctx.db.selectFrom('click_stats').select('target_id')
-      .where((eb) => eb.or([eb('target_id', '=', gone).and('target_kind', '=', 'link'), eb('target_kind', '=', 'qr').and('target_id', '=', 987654)]))
-      .execute();
-    expect(orphans).toEqual([]);
+    expect(await storedRows('link', gone)).toEqual({ stats: [], uniques: [] });
+    expect(await storedRows('qr', qr)).toEqual({ stats: [], uniques: [] });
+  });
+
+  it('forgets the statistics of every link and QR code of a deleted account', async () => {
+    const owner = await server.user();
+    const now = nowTimestamp();
+    const link = await ctx.db.insertInto('links')
+      .values({ user_id: owner.id, alias: `acct${++seq}`, long_url: 'https://example.com/', created_at: now, updated_at: now })
+      .returning('id').executeTakeFirstOrThrow();
+    recordMix('link', link.id);
+    await ctx.clicks.flush();
+    expect((await storedRows('link', link.id)).uniques).toHaveLength(4);
+    await deleteUserByEmail(ctx, owner.email);
+    expect(await storedRows('link', link.id)).toEqual({ stats: [], uniques: [] });
   });
 
   it('keeps a failed batch and writes it exactly once when the database recovers', async () => {

@@ -162,6 +162,13 @@ export interface ClickStatsTable {
   count: number;
 }
 
+/** Deleted links and QR codes, kept a day so clicks still queued for them are dropped. */
+export interface DeletedTargetsTable {
+  target_kind: TargetKind;
+  target_id: number;
+  deleted_at: string;
+}
+
 export interface ClickUniquesTable {
   target_kind: TargetKind;
   target_id: number;
@@ -184,6 +191,7 @@ export interface Database {
   qr_codes: QrCodesTable;
   click_stats: ClickStatsTable;
   click_uniques: ClickUniquesTable;
+  deleted_targets: DeletedTargetsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -8,6 +8,9 @@ import { sql, type Kysely } from 'kysely';
  * counters are rows of click_stats beside the target's labels ('total' / 'clicks' and 'uniques'), so
  * one click changes one neighbourhood of click_stats and, for a new visitor, one row of click_uniques.
  * The raw log was never read: statistics come from the aggregates.
+ *
+ * deleted_targets remembers deleted links and QR codes for a day, so the click writer drops visits
+ * queued before a delete without reading the (large) links table for every target it writes.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const counters = [
@@ -22,6 +25,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('click_stats_top').execute();
   await db.schema.dropTable('clicks').execute();
   for (const [, table, column] of counters) await db.schema.alterTable(table).dropColumn(column).execute();
+
+  await db.schema.createTable('deleted_targets')
+    .addColumn('target_kind', 'text', (c) => c.notNull())
+    .addColumn('target_id', 'integer', (c) => c.notNull())
+    .addColumn('deleted_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('deleted_targets_pk', ['target_kind', 'target_id'])
+    .execute();
+  // Statistics of targets deleted before this release.
+  for (const [kind, table] of [['link', 'links'], ['qr', 'qr_codes']] as const) {
+    for (const stats of ['click_stats', 'click_uniques']) {
+      await sql`delete from ${sql.table(stats)} where target_kind = ${kind}
+        and not exists (select 1 from ${sql.table(table)} t where t.id = target_id)`.execute(db);
+    }
+  }
 }
 
 export async function down(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connect.js';
 import type { UserRow } from '../../db/types.js';
+import { forgetTargets, targetIdsOf } from '../stats/repo.js';
 
 export function findAccountByKeyHash(db: Db, keyHash: string) {
   return db.selectFrom('users').select(['id', 'api_key_hash']).where('api_key_hash', '=', keyHash).executeTakeFirst();
@@ -37,6 +38,10 @@ export function listUsers(db: Db) {
   return db.selectFrom('users').select(['id', 'email', 'username', 'created_at']).orderBy('id').execute();
 }
 
+/** Deletes the account; its rows go by cascade, the statistics of its links and QR codes with them. */
 export async function deleteUser(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('users').where('id', '=', id).execute();
+  await db.transaction().execute(async (trx) => {
+    for (const kind of ['link', 'qr'] as const) await forgetTargets(trx, kind, await targetIdsOf(trx, kind, id));
+    await trx.deleteFrom('users').where('id', '=', id).execute();
+  });
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../db/connect.js';
 import type { Database, LinkRow, LinkUpdate, NewLink } from '../../db/types.js';
 import type { Page } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
-import { clickCount } from '../stats/repo.js';
+import { clickCount, forgetTargets } from '../stats/repo.js';
 
 /** A link with the address parts of its branded domain (null on the default domain). */
 export type LinkWithDomain = LinkRow & { host: string | null; scheme: string | null; clicks: number };
@@ -81,11 +81,12 @@ export async function addToChannel(db: Db, channelId: number, linkId: number): P
     .execute();
 }
 
-/** Removes the link with its channel entries and pixel assignments, in one transaction. */
+/** Removes the link with its channel entries, pixel assignments and statistics, in one transaction. */
 export async function deleteLink(db: Db, id: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('channel_items').where('item_type', '=', 'links').where('item_id', '=', id).execute();
     await trx.deleteFrom('link_pixels').where('link_id', '=', id).execute();
     await trx.deleteFrom('links').where('id', '=', id).execute();
+    await forgetTargets(trx, 'link', [id]);
   });
 }

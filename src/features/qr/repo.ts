@@ -2,7 +2,7 @@ import type { Db } from '../../db/connect.js';
 import type { QrCodesTable, QrRow } from '../../db/types.js';
 import type { Insertable, Updateable } from 'kysely';
 import type { Page } from '../../lib/pagination.js';
-import { clickCount, deleteTargetStats } from '../stats/repo.js';
+import { clickCount, forgetTargets } from '../stats/repo.js';
 
 /** List and detail columns: never the logo, which may be a data URI of hundreds of kilobytes. */
 const SUMMARY = ['id', 'slug', 'name', 'created_at'] as const;
@@ -54,7 +54,7 @@ export function deleteQr(db: Db, userId: number, id: number): Promise<string | u
       .returning('slug').executeTakeFirst();
     if (!deleted) return undefined;
     await trx.deleteFrom('channel_items').where('item_type', '=', 'qr').where('item_id', '=', id).execute();
-    await deleteTargetStats(trx, 'qr', [id]);
+    await forgetTargets(trx, 'qr', [id]);
     return deleted.slug;
   });
 }

@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { Db } from '../../db/connect.js';
 import { BoundedCache } from '../../lib/bounded-cache.js';
+import { formatTimestamp } from '../../lib/time.js';
 import { aggregate, statRows, targetKey, uniqueRows, type DerivedClick, type PendingClick, type TargetBatch } from './derive.js';
 import * as repo from './repo.js';
 
@@ -17,16 +18,36 @@ export type Deriver = (batch: PendingClick[]) => DerivedClick[];
 
 const KINDS = ['link', 'qr'] as const;
 
+/** Deletions are remembered a day (src/db/migrations/0002), and forgotten about once an hour. */
+const REMEMBER_DELETED_MS = 24 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
+
+/** Answers the cut-off for forgetting old deletions when a prune is due, else null. */
+function pruneSchedule(): () => string | null {
+  let next = 0;
+  return () => {
+    const now = Date.now();
+    if (now < next) return null;
+    next = now + PRUNE_EVERY_MS;
+    return formatTimestamp(new Date(now - REMEMBER_DELETED_MS));
+  };
+}
+
 /**
- * PostgreSQL (and any Kysely dialect): multi-row statements, a round trip per chunk. Live targets are
- * checked before the transaction so it opens with a write (see recorder.ts). Visitors go first: their
- * inserts say how many are new, which the counters then add.
+ * PostgreSQL (and any Kysely dialect): multi-row statements, a round trip per chunk. Deleted targets are
+ * checked under the lock against deletes. Visitors go first: their inserts say how many are new, which
+ * the counters then add.
  */
 export function kyselyBatchWriter(db: Db, derive: Deriver): BatchWriter {
+  const pruneDue = pruneSchedule();
   const write = async (batch: PendingClick[]) => {
-    const targets = aggregate(await onLiveTargets(db, derive(batch)));
-    if (targets.length === 0) return;
+    const before = pruneDue();
+    if (before) await repo.pruneDeletedTargets(db, before);
+    const batched = aggregate(derive(batch));
+    if (batched.length === 0) return;
     await db.transaction().execute(async (trx) => {
+      await repo.lockAgainst(trx, 'deletes');
+      const targets = await withoutDeleted(trx, batched);
       const fresh = await repo.insertUniques(trx, targets.flatMap(uniqueRows));
       await repo.upsertStats(trx, targets.flatMap((t) => statRows(t, fresh.get(targetKey(t.kind, t.id)) ?? 0)));
     });
@@ -34,14 +55,14 @@ export function kyselyBatchWriter(db: Db, derive: Deriver): BatchWriter {
   return { write, close: async () => {} };
 }
 
-async function onLiveTargets(db: Db, clicks: DerivedClick[]): Promise<DerivedClick[]> {
-  const live = new Set<string>();
+async function withoutDeleted(db: Db, targets: TargetBatch[]): Promise<TargetBatch[]> {
+  const deleted = new Set<string>();
   for (const kind of KINDS) {
-    const ids = [...new Set(clicks.filter((c) => c.kind === kind).map((c) => c.id))];
+    const ids = targets.filter((t) => t.kind === kind).map((t) => t.id);
     if (ids.length === 0) continue;
-    for (const id of await repo.existingTargets(db, kind, ids)) live.add(targetKey(kind, id));
+    for (const id of await repo.deletedTargets(db, kind, ids)) deleted.add(targetKey(kind, id));
   }
-  return clicks.filter((c) => live.has(targetKey(c.kind, c.id)));
+  return targets.filter((t) => !deleted.has(targetKey(t.kind, t.id)));
 }
 
 /** Visitor pairs the SQLite writer remembers as stored. */
@@ -54,10 +75,9 @@ const KNOWN_VISITORS = 200_000;
  * costs a few. Used by the writer thread (src/features/stats/writer-thread.ts).
  */
 export function sqliteClickWriter(sqlite: SQLite.Database): (clicks: DerivedClick[]) => void {
-  const exists = {
-    link: sqlite.prepare('SELECT 1 FROM links WHERE id = ?').pluck(),
-    qr: sqlite.prepare('SELECT 1 FROM qr_codes WHERE id = ?').pluck(),
-  };
+  const deleted = sqlite.prepare('SELECT 1 FROM deleted_targets WHERE target_kind = ? AND target_id = ?').pluck();
+  const prune = sqlite.prepare('DELETE FROM deleted_targets WHERE deleted_at < ?');
+  const pruneDue = pruneSchedule();
   const stat = sqlite.prepare(`INSERT INTO click_stats (target_kind, target_id, dimension, label, count) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (target_kind, target_id, dimension, label) DO UPDATE SET count = count + excluded.count`);
   const unique = sqlite.prepare('INSERT OR IGNORE INTO click_uniques (target_kind, target_id, visitor_hash) VALUES (?, ?, ?)');
@@ -78,8 +98,10 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (clicks: DerivedClic
   };
   const write = sqlite.transaction((clicks: DerivedClick[]) => {
     committed = [];
+    const before = pruneDue();
+    if (before) prune.run(before);
     for (const target of aggregate(clicks)) {
-      if (exists[target.kind].get(target.id) === undefined) continue; // deleted since the visit
+      if (deleted.get(target.kind, target.id) !== undefined) continue; // deleted since the visit
       for (const s of statRows(target, freshVisitors(target))) stat.run(s.target_kind, s.target_id, s.dimension, s.label, s.count);
     }
   });

@@ -1,10 +1,12 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { isPostgres } from '../../db/dialect.js';
 import type { ClickStatsTable, ClickUniquesTable, TargetKind } from '../../db/types.js';
+import { nowTimestamp } from '../../lib/time.js';
 import { TOTAL } from './derive.js';
 
-/** Where each kind of target lives, for dropping clicks on targets deleted since the visit. */
+/** Where each kind of target lives. */
 const TARGETS = { link: 'links', qr: 'qr_codes' } as const;
 
 // SQLite refuses statements with more than 32766 bound values (PostgreSQL 65535). Chunks stay far
@@ -23,15 +25,34 @@ async function eachChunk<T extends object>(rows: T[], write: (chunk: T[]) => Pro
 // The table and column names vary by kind; they come from TARGETS, never from input.
 const loose = (db: Db) => db as unknown as Kysely<any>;
 
-/** Which of the given ids still exist, so clicks on targets deleted meanwhile are dropped. */
-export async function existingTargets(db: Db, kind: TargetKind, ids: number[]): Promise<Set<number>> {
+/** Advisory lock class of click batches against deletes ('RDIC'); the second key is the schema. */
+const CLICK_LOCK_CLASS = 0x52444943;
+
+/**
+ * PostgreSQL: a click batch (shared) and a delete of targets (exclusive) never overlap, so a batch in
+ * flight finishes before the delete removes its rows, and a batch after the delete sees its tombstones.
+ * On SQLite every write transaction holds the database lock already (BEGIN IMMEDIATE).
+ */
+export async function lockAgainst(db: Db, other: 'deletes' | 'click batches'): Promise<void> {
+  if (!isPostgres(db)) return;
+  const lock = sql.raw(other === 'deletes' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock');
+  await sql`select ${lock}(${CLICK_LOCK_CLASS}::int4, hashtext(current_schema()))`.execute(db);
+}
+
+/** Which of the given ids were deleted lately, so clicks still queued for them are dropped. */
+export async function deletedTargets(db: Db, kind: TargetKind, ids: number[]): Promise<Set<number>> {
   const found = new Set<number>();
   for (let i = 0; i < ids.length; i += MAX_VARIABLES) {
-    const rows = await loose(db).selectFrom(TARGETS[kind]).select('id')
-      .where('id', 'in', ids.slice(i, i + MAX_VARIABLES)).execute();
-    for (const row of rows) found.add(Number(row.id));
+    const rows = await db.selectFrom('deleted_targets').select('target_id')
+      .where('target_kind', '=', kind).where('target_id', 'in', ids.slice(i, i + MAX_VARIABLES)).execute();
+    for (const row of rows) found.add(Number(row.target_id));
   }
   return found;
+}
+
+/** Forgets deletions older than `before`: no click waits that long between its visit and its write. */
+export async function pruneDeletedTargets(db: Db, before: string): Promise<void> {
+  await db.deleteFrom('deleted_targets').where('deleted_at', '<', before).execute();
 }
 
 /** Adds the batch's counts to the running aggregates; rows must be distinct per key (PostgreSQL insists). */
@@ -82,10 +103,27 @@ export async function topLabels(db: Db, kind: TargetKind, id: number, dimension:
   return rows.map((row) => ({ label: row.label, count: Number(row.count) }));
 }
 
-/** Forgets every click of the given targets; for the features that delete links or QR codes. */
-export async function deleteTargetStats(db: Db, kind: TargetKind, ids: number[]): Promise<void> {
+/** Ids of the account's links or QR codes, for forgetting them with the account. */
+export async function targetIdsOf(db: Db, kind: TargetKind, userId: number): Promise<number[]> {
+  const rows = await loose(db).selectFrom(TARGETS[kind]).select('id').where('user_id', '=', userId).execute();
+  return rows.map((row) => Number(row.id));
+}
+
+/**
+ * Forgets every click of the targets and remembers them as deleted, so visits still queued on any node
+ * (served just before the delete) are dropped when written rather than recreating their rows. For the
+ * features that delete links, QR codes or accounts, inside their transaction (the lock lasts until it ends).
+ */
+export async function forgetTargets(db: Db, kind: TargetKind, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
-  for (const table of ['click_stats', 'click_uniques'] as const) {
-    await db.deleteFrom(table).where('target_kind', '=', kind).where('target_id', 'in', ids).execute();
+  await lockAgainst(db, 'click batches');
+  const deleted_at = nowTimestamp();
+  for (let i = 0; i < ids.length; i += MAX_VARIABLES) {
+    const chunk = ids.slice(i, i + MAX_VARIABLES);
+    await db.insertInto('deleted_targets').values(chunk.map((target_id) => ({ target_kind: kind, target_id, deleted_at })))
+      .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet({ deleted_at })).execute();
+    for (const table of ['click_stats', 'click_uniques'] as const) {
+      await db.deleteFrom(table).where('target_kind', '=', kind).where('target_id', 'in', chunk).execute();
+    }
   }
 }
