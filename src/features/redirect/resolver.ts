@@ -3,6 +3,7 @@ import { cacheKeys } from '../../lib/cache-keys.js';
 import type { RenderedPage } from '../../lib/html.js';
 import { httpHref } from '../../lib/urls.js';
 import { compileLink, type CompiledLink, type CompileDeps } from './compile.js';
+import { Doorkeeper } from '../../lib/doorkeeper.js';
 import { LruCache } from './lru.js';
 import { bioPage } from './public-pages.js';
 import { publicRepo } from './repo.js';
@@ -41,6 +42,7 @@ export class Resolver {
   private readonly links: LruCache<Entry>;
   private readonly missing: LruCache<Missing>;
   private readonly sites = new LruCache<Site | null>(MAX_SITES);
+  private readonly doorkeeper: Doorkeeper;
   private readonly loading = new Map<string, Promise<unknown>>();
   private readonly deps: CompileDeps;
   private readonly ttlMs: number;
@@ -52,6 +54,7 @@ export class Resolver {
     this.deps = { config: ctx.config, db: ctx.db, repo: publicRepo(ctx.dbHandle) };
     this.ttlMs = ctx.config.LINK_CACHE_TTL_S * 1000;
     this.links = new LruCache(ctx.config.LINK_CACHE_SIZE);
+    this.doorkeeper = new Doorkeeper(Math.max(ctx.config.LINK_CACHE_SIZE, 1_000));
     this.missing = new LruCache(Math.min(ctx.config.LINK_CACHE_SIZE, 50_000));
     this.defaultSite = site(ctx.config.DEFAULT_HOST, 0, null, '', '');
     ctx.invalidation.subscribe((key) => this.drop(key));
@@ -107,8 +110,8 @@ export class Resolver {
     const generation = this.generation;
     const entry = await this.findEntry(site, alias);
     if (generation === this.generation) {
-      if (entry) this.links.set(key, entry, this.ttlMs, Date.now());
-      else this.missing.set(key, site.missing, Math.min(this.ttlMs, NEGATIVE_TTL_MS), Date.now());
+      if (!entry) this.missing.set(key, site.missing, Math.min(this.ttlMs, NEGATIVE_TTL_MS), Date.now());
+      else if (this.doorkeeper.seenBefore(key)) this.links.set(key, entry, this.ttlMs, Date.now()); // from the second request on
     }
     return entry ?? site.missing;
   }
