@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { BatchWriter } from './batch-writers.js';
+import { encodeBatch } from './batch-codec.js';
 import type { PendingClick } from './derive.js';
 import type { WriterReply, WriterRequest, WriterThreadData } from './writer-thread.js';
 
@@ -60,7 +61,7 @@ export function threadBatchWriter(data: WriterThreadData, log: Logger): BatchWri
       worker ??= start();
       const id = ++next;
       waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, batch } satisfies WriterRequest);
+      worker.postMessage({ id, batch: encodeBatch(batch) } satisfies WriterRequest);
     }),
     close: async () => {
       const thread = worker;

@@ -1,7 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite } from '../../db/connect.js';
 import { sqliteClickWriter } from './batch-writers.js';
-import { clickDeriver, type PendingClick } from './derive.js';
+import { decodeBatch, type EncodedBatch } from './batch-codec.js';
+import { clickDeriver } from './derive.js';
 import { loadGeoDatabase } from './geo.js';
 
 /**
@@ -15,7 +16,7 @@ export interface WriterThreadData {
   geoipMmdb?: string;
 }
 
-export type WriterRequest = { id: number; batch: PendingClick[] };
+export type WriterRequest = { id: number; batch: EncodedBatch };
 export type WriterReply = { id: number; error?: string };
 
 const data = workerData as WriterThreadData;
@@ -30,7 +31,7 @@ const write = sqliteClickWriter(sqlite);
 
 parentPort!.on('message', ({ id, batch }: WriterRequest) => {
   try {
-    write(derive(batch));
+    write(derive(decodeBatch(batch)));
     parentPort!.postMessage({ id } satisfies WriterReply);
   } catch (error) {
     parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies WriterReply);
