@@ -30,7 +30,7 @@ async function firstRelease(): Promise<{ userId: number; linkId: number; qrId: n
     const qr = await one<{ id: number }>(sql`insert into qr_codes (user_id, slug, name, type, data, payload, scans, unique_scans, created_at)
       values (${user.id}, 'oldqr', 'qr', 'text', '"hi"', 'hi', 9, 2, ${now}) returning id`);
     await sql`insert into click_stats (target_kind, target_id, dimension, label, count)
-      values ('link', ${link.id}, 'country', 'Germany', 41)`.execute(db);
+      values ('link', ${link.id}, 'country', 'Germany', 41), ('link', 999999, 'country', 'Germany', 5)`.execute(db); // a deleted link's
     return { userId: user.id, linkId: link.id, qrId: qr.id };
   } finally {
     await db.destroy();
@@ -45,5 +45,7 @@ it('keeps every count when an installation of the first schema is upgraded', asy
     expect((await findQrSummary(ctx.db, userId, qrId))?.scans).toBe(9);
     const listed = await listLinks(ctx.db, userId, { limit: 10, offset: 0, page: 1 }, 'click');
     expect(listed.map((l) => [l.alias, l.clicks])).toEqual([['old', 41], ['never', 0]]);
+    const orphans = await ctx.db.selectFrom('click_stats').select('target_id').where('target_id', '=', 999999).execute();
+    expect(orphans).toEqual([]); // statistics left behind by deletes before this release are gone
   });
 });
