@@ -1,23 +1,38 @@
 /**
- * A Map that forgets its oldest entry past `max`: memoizes per user agent or IP on the hot path,
- * where the same few keys recur but an attacker could send endless distinct ones.
+ * A map of at most `max` entries that forgets the least recently used half at a time: memoizes per user
+ * agent, IP or visitor on hot paths, where the same few keys recur but an attacker (or a million links)
+ * could send endless distinct ones. Two generations instead of evicting the oldest key of one Map:
+ * `map.keys().next()` walks over every slot deleted before it, so FIFO eviction from a full Map grew
+ * slower with each eviction (13 us per click in the click writer at 1M links).
  */
 export class BoundedCache<K, V> {
-  private readonly map = new Map<K, V>();
+  private current = new Map<K, V>();
+  private previous = new Map<K, V>();
+  private readonly half: number;
 
-  constructor(private readonly max: number) {}
+  constructor(max: number) {
+    this.half = Math.max(1, Math.ceil(max / 2));
+  }
 
   get(key: K): V | undefined {
-    return this.map.get(key);
+    const value = this.current.get(key);
+    if (value !== undefined) return value;
+    const old = this.previous.get(key);
+    if (old !== undefined) this.set(key, old); // used again: survives the next turnover
+    return old;
   }
 
   set(key: K, value: V): void {
-    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value as K);
-    this.map.set(key, value);
+    if (this.current.size >= this.half) {
+      this.previous = this.current;
+      this.current = new Map();
+    }
+    this.current.set(key, value);
   }
 
   clear(): void {
-    this.map.clear();
+    this.current.clear();
+    this.previous.clear();
   }
 }
 

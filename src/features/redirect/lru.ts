@@ -1,41 +1,63 @@
+interface Entry<V> {
+  value: V;
+  expiresAt: number;
+}
+
 /**
- * A bounded map that forgets the least recently used entry past `max` (Map keeps insertion order, so a
- * hit re-inserts) and treats entries older than their time-to-live as missing, so they are re-read.
+ * At most `max` entries, forgetting the least recently used half at a time (two generations, as
+ * BoundedCache: evicting the oldest key of one Map walks over every slot deleted before it), and treating
+ * entries older than their time-to-live as missing, so they are re-read.
  */
 export class LruCache<V> {
-  private readonly entries = new Map<string, { value: V; expiresAt: number }>();
+  private current = new Map<string, Entry<V>>();
+  private previous = new Map<string, Entry<V>>();
+  private readonly half: number;
 
-  constructor(private readonly max: number) {}
+  constructor(private readonly max: number) {
+    this.half = Math.max(1, Math.ceil(max / 2));
+  }
 
   /** The value, or undefined when absent or stale; `now` comes from the caller so one visit reads the clock once. */
   get(key: string, now: number): V | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
+    let entry = this.current.get(key);
+    if (entry === undefined) {
+      entry = this.previous.get(key);
+      if (entry === undefined) return undefined;
+      this.previous.delete(key);
+      this.put(key, entry); // used again: survives the next turnover
+    }
     if (entry.expiresAt <= now) {
-      this.entries.delete(key);
+      this.current.delete(key);
       return undefined;
     }
-    this.entries.delete(key);
-    this.entries.set(key, entry);
     return entry.value;
   }
 
   set(key: string, value: V, ttlMs: number, now: number): void {
     if (this.max <= 0 || ttlMs <= 0) return;
-    this.entries.delete(key);
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { value, expiresAt: now + ttlMs });
+    this.previous.delete(key);
+    this.put(key, { value, expiresAt: now + ttlMs });
   }
 
   delete(key: string): void {
-    this.entries.delete(key);
+    this.current.delete(key);
+    this.previous.delete(key);
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.current.size + this.previous.size;
   }
 
   clear(): void {
-    this.entries.clear();
+    this.current.clear();
+    this.previous.clear();
+  }
+
+  private put(key: string, entry: Entry<V>): void {
+    if (this.current.size >= this.half && !this.current.has(key)) {
+      this.previous = this.current;
+      this.current = new Map();
+    }
+    this.current.set(key, entry);
   }
 }

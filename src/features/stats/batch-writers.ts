@@ -66,7 +66,7 @@ async function withoutDeleted(db: Db, targets: TargetBatch[]): Promise<TargetBat
 }
 
 /** Visitor pairs the SQLite writer remembers as stored. */
-const KNOWN_VISITORS = 200_000;
+const KNOWN_VISITORS = 50_000;
 
 /**
  * SQLite: the same writes through statements prepared once, in one synchronous transaction, target by

@@ -49,7 +49,7 @@ const referrerOf = memoize((referer) => {
 /** Turns raw visits into click rows, dropping bots (redirected but never counted). One per recorder: it holds the hash memo. */
 export function clickDeriver(secret: string): (batch: PendingClick[]) => DerivedClick[] {
   // Salted so a stored hash cannot be reversed by hashing every address; no raw IP is kept.
-  const hashOf = memoize((visitor) => createHmac('sha256', secret).update(visitor).digest('hex').slice(0, 32), 50_000, 1_024);
+  const hashOf = memoize((visitor) => createHmac('sha256', secret).update(visitor).digest('hex').slice(0, 32), 10_000, 1_024);
   return (batch) => {
     const derived: DerivedClick[] = [];
     for (const { kind, id, visit } of batch) {
