@@ -46,7 +46,7 @@ const referrerOf = memoize((referer) => {
   return { host, social: socialNetwork(host) };
 }, 20_000);
 
-/** Turns raw visits into click rows, dropping bots (redirected but never counted). One per recorder: it holds the hash memo. */
+/** Turns raw visits into counted clicks, dropping bots (redirected but never counted). One per recorder: it holds the hash memo. */
 export function clickDeriver(secret: string): (batch: PendingClick[]) => DerivedClick[] {
   // Salted so a stored hash cannot be reversed by hashing every address; no raw IP is kept.
   const hashOf = memoize((visitor) => createHmac('sha256', secret).update(visitor).digest('hex').slice(0, 32), 10_000, 1_024);

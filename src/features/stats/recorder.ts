@@ -36,7 +36,7 @@ const MAX_PENDING = 250_000;
 /**
  * Batches clicks and scans off the request path. `record` only queues the raw visit; a flush (every
  * flushMs, or as soon as batchMax visits wait) parses them, drops bots and writes each batch in one
- * transaction: click rows, running aggregates, unique visitors and the targets' counters. Flushes never
+ * transaction: unique visitors and the running aggregates with the targets' counters. Flushes never
  * overlap; a failed batch goes back to the front of the queue and is retried, so a visit counts once.
  */
 export class ClickRecorder {
