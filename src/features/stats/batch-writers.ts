@@ -2,19 +2,20 @@ import type SQLite from 'better-sqlite3';
 import type { Db } from '../../db/connect.js';
 import { BoundedCache } from '../../lib/bounded-cache.js';
 import { formatTimestamp } from '../../lib/time.js';
-import { aggregate, statRows, targetKey, uniqueRows, type DerivedClick, type PendingClick, type TargetBatch } from './derive.js';
+import { statRows, targetKey, uniqueRows, type TargetBatch } from './derive.js';
 import * as repo from './repo.js';
+import type { VisitBatch } from './visit-columns.js';
 
 /**
- * Writes one batch of raw visits atomically: derives them (bots dropped), then unique visitors and the
- * running aggregates with the targets' counters. `close` releases what the writer holds.
+ * Writes one batch of raw visits atomically: aggregates them (bots dropped), then unique visitors and
+ * the running aggregates with the targets' counters. `close` releases what the writer holds.
  */
 export interface BatchWriter {
-  write(batch: PendingClick[]): Promise<void>;
+  write(batch: VisitBatch): Promise<void>;
   close(): Promise<void>;
 }
 
-export type Deriver = (batch: PendingClick[]) => DerivedClick[];
+export type Aggregator = (batch: VisitBatch) => TargetBatch[];
 
 const KINDS = ['link', 'qr'] as const;
 
@@ -38,12 +39,12 @@ function pruneSchedule(): () => string | null {
  * checked under the lock against deletes. Visitors go first: their inserts say how many are new, which
  * the counters then add.
  */
-export function kyselyBatchWriter(db: Db, derive: Deriver): BatchWriter {
+export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
   const pruneDue = pruneSchedule();
-  const write = async (batch: PendingClick[]) => {
+  const write = async (batch: VisitBatch) => {
     const before = pruneDue();
     if (before) await repo.pruneDeletedTargets(db, before);
-    const batched = aggregate(derive(batch));
+    const batched = aggregate(batch);
     if (batched.length === 0) return;
     await db.transaction().execute(async (trx) => {
       await repo.lockAgainst(trx, 'deletes');
@@ -74,7 +75,7 @@ const KNOWN_VISITORS = 50_000;
  * multi-row statement per chunk cost ~100 µs of CPU per click; reusing prepared single-row statements
  * costs a few. Used by the writer thread (src/features/stats/writer-thread.ts).
  */
-export function sqliteClickWriter(sqlite: SQLite.Database): (clicks: DerivedClick[]) => void {
+export function sqliteClickWriter(sqlite: SQLite.Database): (targets: TargetBatch[]) => void {
   const deleted = sqlite.prepare('SELECT 1 FROM deleted_targets WHERE target_kind = ? AND target_id = ?').pluck();
   const prune = sqlite.prepare('DELETE FROM deleted_targets WHERE deleted_at < ?');
   const pruneDue = pruneSchedule();
@@ -96,17 +97,17 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (clicks: DerivedClic
     }
     return fresh;
   };
-  const write = sqlite.transaction((clicks: DerivedClick[]) => {
+  const write = sqlite.transaction((targets: TargetBatch[]) => {
     committed = [];
     const before = pruneDue();
     if (before) prune.run(before);
-    for (const target of aggregate(clicks)) {
+    for (const target of targets) {
       if (deleted.get(target.kind, target.id) !== undefined) continue; // deleted since the visit
       for (const s of statRows(target, freshVisitors(target))) stat.run(s.target_kind, s.target_id, s.dimension, s.label, s.count);
     }
   });
-  return (clicks) => {
-    write.immediate(clicks);
+  return (targets) => {
+    write.immediate(targets);
     for (const pair of committed) known.set(pair, true);
   };
 }

@@ -2,27 +2,8 @@ import { createHmac } from 'node:crypto';
 import type { ClickStatsTable, ClickUniquesTable, TargetKind } from '../../db/types.js';
 import { memoize } from '../../lib/bounded-cache.js';
 import { normalizeIp } from './geo.js';
-import type { Visit } from './recorder.js';
-import { countryOf, describeAgent, referrerHost, socialNetwork, UNKNOWN } from './visitor.js';
-
-/** One call of ClickRecorder.record, kept raw until the flush. */
-export interface PendingClick {
-  kind: TargetKind;
-  id: number;
-  visit: Visit;
-}
-
-/** A counted (non-bot) visit with everything the statistics need; no address or user agent is kept. */
-export interface DerivedClick {
-  kind: TargetKind;
-  id: number;
-  country: string;
-  referrer: string;
-  browser: string;
-  os: string;
-  social: string | null;
-  visitor: string;
-}
+import { FIELDS, KINDS, type VisitBatch } from './visit-columns.js';
+import { countryOf, describeAgent, referrerHost, socialNetwork, UNKNOWN, type Agent } from './visitor.js';
 
 /** Dimensions kept as label counts in click_stats; 'total' holds the counters. */
 export const DIMENSIONS = ['country', 'referrer', 'browser', 'os', 'social'] as const;
@@ -40,61 +21,60 @@ export interface TargetBatch {
 
 export const targetKey = (kind: TargetKind, id: number) => `${kind}:${id}`;
 
-// Headers recur far more than they vary; a flush derives thousands of visits, so each is parsed once.
+// Referers recur far more than they vary across batches; each is parsed once.
 const referrerOf = memoize((referer) => {
   const host = referrerHost(referer);
   return { host, social: socialNetwork(host) };
 }, 20_000);
 
-/** Turns raw visits into counted clicks, dropping bots (redirected but never counted). One per recorder: it holds the hash memo. */
-export function clickDeriver(secret: string): (batch: PendingClick[]) => DerivedClick[] {
+/**
+ * Turns a batch of raw visits into per-target aggregates, dropping bots (redirected but never counted),
+ * so each (target, dimension, label) is one upsert. Each distinct header of the batch is parsed once;
+ * no object is made per visit. Targets come out sorted by kind and id, so concurrent writers (WORKERS,
+ * several nodes) lock rows in one order. One per writer: it holds the visitor hash memo.
+ */
+export function clickAggregator(secret: string): (batch: VisitBatch) => TargetBatch[] {
   // Salted so a stored hash cannot be reversed by hashing every address; no raw IP is kept.
   const hashOf = memoize((visitor) => createHmac('sha256', secret).update(visitor).digest('hex').slice(0, 32), 10_000, 1_024);
-  return (batch) => {
-    const derived: DerivedClick[] = [];
-    for (const { kind, id, visit } of batch) {
-      const agent = describeAgent(visit.userAgent);
+  return ({ kinds, ids, fields, strings }) => {
+    const agents: Agent[] = [];
+    const countries: string[] = [];
+    const referrers: Array<ReturnType<typeof referrerOf>> = [];
+    const visitors = new Map<number, string>();
+    const targets = new Map<number, TargetBatch>();
+    for (let i = 0; i < kinds.length; i++) {
+      const ip = fields[i * FIELDS]!;
+      const ua = fields[i * FIELDS + 1]!;
+      const referer = fields[i * FIELDS + 2]!;
+      const agent = (agents[ua] ??= describeAgent(strings[ua]!));
       if (agent.bot) continue;
-      const ip = normalizeIp(visit.ip);
-      const referrer = referrerOf(visit.referer);
-      derived.push({
-        kind,
-        id,
-        country: countryOf(ip)?.name ?? UNKNOWN,
-        referrer: referrer.host,
-        browser: agent.browser,
-        os: agent.os,
-        social: referrer.social,
-        visitor: hashOf(`${ip}\n${visit.userAgent}`),
-      });
+      const country = (countries[ip] ??= countryOf(normalizeIp(strings[ip]!))?.name ?? UNKNOWN);
+      const referrer = (referrers[referer] ??= referrerOf(strings[referer]!));
+      const pair = ip * strings.length + ua;
+      let visitor = visitors.get(pair);
+      if (visitor === undefined) visitors.set(pair, (visitor = hashOf(`${normalizeIp(strings[ip]!)}\n${strings[ua]}`)));
+      const target = targetOf(targets, KINDS[kinds[i]!]!, ids[i]!);
+      target.clicks += 1;
+      target.visitors.add(visitor);
+      const { labels } = target;
+      bump(labels.country, country);
+      bump(labels.referrer, referrer.host);
+      bump(labels.browser, agent.browser);
+      bump(labels.os, agent.os);
+      if (referrer.social) bump(labels.social, referrer.social);
     }
-    return derived;
+    return [...targets.values()].sort((a, b) => a.kind.localeCompare(b.kind) || a.id - b.id);
   };
 }
 
-/**
- * Pre-aggregates a batch in memory so each (target, dimension, label) is one upsert. Targets come out
- * sorted by kind and id, so concurrent writers (WORKERS, several nodes) lock rows in one order.
- */
-export function aggregate(clicks: DerivedClick[]): TargetBatch[] {
-  const targets = new Map<string, TargetBatch>();
-  for (const click of clicks) {
-    const key = targetKey(click.kind, click.id);
-    let target = targets.get(key);
-    if (!target) {
-      const labels = { country: new Map(), referrer: new Map(), browser: new Map(), os: new Map(), social: new Map() };
-      targets.set(key, (target = { kind: click.kind, id: click.id, clicks: 0, labels, visitors: new Set() }));
-    }
-    target.clicks += 1;
-    target.visitors.add(click.visitor);
-    const { labels } = target;
-    bump(labels.country, click.country);
-    bump(labels.referrer, click.referrer);
-    bump(labels.browser, click.browser);
-    bump(labels.os, click.os);
-    if (click.social) bump(labels.social, click.social);
+function targetOf(targets: Map<number, TargetBatch>, kind: TargetKind, id: number): TargetBatch {
+  const key = id * KINDS.length + KINDS.indexOf(kind);
+  let target = targets.get(key);
+  if (!target) {
+    const labels = { country: new Map(), referrer: new Map(), browser: new Map(), os: new Map(), social: new Map() };
+    targets.set(key, (target = { kind, id, clicks: 0, labels, visitors: new Set() }));
   }
-  return [...targets.values()].sort((a, b) => a.kind.localeCompare(b.kind) || a.id - b.id);
+  return target;
 }
 
 function bump(counts: Map<string, number>, label: string): void {

@@ -3,16 +3,12 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
 import type { TargetKind } from '../../db/types.js';
 import { kyselyBatchWriter, type BatchWriter } from './batch-writers.js';
-import { clickDeriver, type PendingClick } from './derive.js';
+import { clickAggregator } from './derive.js';
 import { threadBatchWriter } from './thread-writer.js';
 import { loadGeoDatabase } from './geo.js';
+import { batchLength, VisitBuffer, type Visit, type VisitBatch } from './visit-columns.js';
 
-/** The raw facts of one visit, captured on the request path; everything else is derived off it. */
-export interface Visit {
-  ip: string;
-  userAgent: string;
-  referer: string;
-}
+export type { Visit } from './visit-columns.js';
 
 export interface ClickRecorderOptions {
   db: Db;
@@ -30,17 +26,21 @@ export interface ClickRecorderOptions {
 }
 
 const CLOSE_ATTEMPTS = 3;
-/** About 60 MB of raw visits: minutes of a busy node's traffic while the database is away. */
+/** About 6 MB of columns (plus each distinct header once): a busy node's traffic while the database is away. */
 const MAX_PENDING = 250_000;
 
 /**
- * Batches clicks and scans off the request path. `record` only queues the raw visit; a flush (every
- * flushMs, or as soon as batchMax visits wait) parses them, drops bots and writes each batch in one
- * transaction: unique visitors and the running aggregates with the targets' counters. Flushes never
- * overlap; a failed batch goes back to the front of the queue and is retried, so a visit counts once.
+ * Batches clicks and scans off the request path. `record` only appends the raw visit to columns; a
+ * batch is written as soon as batchMax visits wait, and every flushMs whatever has gathered. Each is
+ * parsed (bots dropped) and written in one transaction: unique visitors and the running aggregates
+ * with the targets' counters. The larger a batch, the more of its visits share a row update. Writes
+ * never overlap; a failed batch stays first in line and is retried, so a visit counts once.
  */
 export class ClickRecorder {
-  private queue: PendingClick[] = [];
+  /** Sealed batches of at most batchMax visits, oldest first, then the one still filling. */
+  private batches: VisitBatch[] = [];
+  private readonly filling = new VisitBuffer();
+  private sealed = 0;
   private running: Promise<void> | null = null;
   private kicked = false;
   private dropped = 0;
@@ -64,29 +64,37 @@ export class ClickRecorder {
 
   /** Visits waiting to be written. */
   get pending(): number {
-    return this.queue.length;
+    return this.sealed + this.filling.length;
   }
 
-  /** Hot path: queue and return. Parsing happens at flush time, off the request. */
+  /** Hot path: append to columns and return. Parsing happens at flush time, off the request. */
   record(kind: TargetKind, id: number, visit: Visit): void {
-    if (this.queue.length >= this.maxPending) {
+    if (this.pending >= this.maxPending) {
       this.dropped += 1;
       return;
     }
-    this.queue.push({ kind, id, visit });
-    if (this.queue.length >= this.options.batchMax && !this.running && !this.kicked) {
+    this.filling.append(kind, id, visit);
+    if (this.filling.length < this.options.batchMax) return;
+    this.push(this.filling.seal());
+    if (!this.running && !this.kicked) {
       this.kicked = true;
       setImmediate(() => {
         this.kicked = false;
-        void this.flush();
+        void this.writeSealed();
       });
     }
   }
 
-  /** Writes everything queued so far (and whatever arrives meanwhile); never throws, failures are logged and retried. */
+  /** Writes everything queued so far; never throws, failures are logged and retried. */
   async flush(): Promise<void> {
+    if (this.filling.length > 0) this.push(this.filling.seal());
+    await this.writeSealed();
+  }
+
+  /** Visits that arrive meanwhile keep filling a batch: written one by one, they would make many small ones. */
+  private async writeSealed(): Promise<void> {
     while (this.running) await this.running;
-    if (this.queue.length === 0) return;
+    if (this.batches.length === 0) return;
     this.running = this.drain().finally(() => {
       this.running = null;
     });
@@ -96,11 +104,11 @@ export class ClickRecorder {
   /** Stops the timer and writes everything pending; awaited on graceful shutdown. */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    for (let attempt = 1; attempt <= CLOSE_ATTEMPTS && this.queue.length > 0; attempt++) {
+    for (let attempt = 1; attempt <= CLOSE_ATTEMPTS && this.pending > 0; attempt++) {
       if (attempt > 1) await sleep(100 * attempt);
       await this.flush();
     }
-    if (this.queue.length > 0) this.options.log.error({ lost: this.queue.length }, 'clicks could not be written before shutdown');
+    if (this.pending > 0) this.options.log.error({ lost: this.pending }, 'clicks could not be written before shutdown');
     await this.writer.close();
   }
 
@@ -109,34 +117,33 @@ export class ClickRecorder {
       this.options.log.error({ dropped: this.dropped }, 'click queue was full; visits were not counted');
       this.dropped = 0;
     }
-    while (this.queue.length > 0) {
-      const { batchMax } = this.options;
-      const batch = this.queue.length <= batchMax ? this.queue : this.queue.slice(0, batchMax);
-      this.queue = batch === this.queue ? [] : this.queue.slice(batchMax);
+    while (this.batches.length > 0) {
+      const batch = this.batches[0]!;
       try {
-        await this.write(batch);
+        await this.writer.write(batch);
       } catch (error) {
-        this.requeue(batch, error);
+        this.failed(error);
         return; // the next timer tick retries
       }
+      this.batches.shift();
+      this.sealed -= batchLength(batch);
       await nextTurn(); // better-sqlite3 is synchronous: let requests in between batches
     }
   }
 
-  private requeue(batch: PendingClick[], error: unknown): void {
-    this.queue = batch.concat(this.queue);
-    const excess = this.queue.length - this.maxPending;
-    if (excess > 0) this.queue = this.queue.slice(excess);
-    this.options.log.error({ err: error, pending: this.queue.length, dropped: Math.max(0, excess) }, 'click batch failed; will retry');
+  private push(batch: VisitBatch): void {
+    this.batches.push(batch);
+    this.sealed += batchLength(batch);
   }
 
-  private write(batch: PendingClick[]): Promise<void> {
-    return this.writer.write(batch);
+  /** The failed batch stays first in line (it counts towards maxPending while it is written, so nothing overflows). */
+  private failed(error: unknown): void {
+    this.options.log.error({ err: error, pending: this.pending }, 'click batch failed; will retry');
   }
 
   private makeWriter(options: ClickRecorderOptions): BatchWriter {
     const { db, sqlitePath, secret, geoipMmdb, log } = options;
     if (sqlitePath && sqlitePath !== ':memory:') return threadBatchWriter({ path: sqlitePath, secret, geoipMmdb }, log);
-    return kyselyBatchWriter(db, clickDeriver(secret));
+    return kyselyBatchWriter(db, clickAggregator(secret));
   }
 }

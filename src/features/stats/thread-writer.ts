@@ -1,8 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { BatchWriter } from './batch-writers.js';
-import { encodeBatch } from './batch-codec.js';
-import type { PendingClick } from './derive.js';
+import type { VisitBatch } from './visit-columns.js';
 import type { WriterReply, WriterRequest, WriterThreadData } from './writer-thread.js';
 
 // Compiled, the thread is a .js file beside this one; under the TypeScript sources (tests, the CLI) it
@@ -57,11 +56,12 @@ export function threadBatchWriter(data: WriterThreadData, log: Logger): BatchWri
   };
 
   return {
-    write: (batch: PendingClick[]) => new Promise<void>((resolve, reject) => {
+    write: (batch: VisitBatch) => new Promise<void>((resolve, reject) => {
       worker ??= start();
       const id = ++next;
       waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, batch: encodeBatch(batch) } satisfies WriterRequest);
+      // Copied, not transferred: a batch that fails is written again.
+      worker.postMessage({ id, batch } satisfies WriterRequest);
     }),
     close: async () => {
       const thread = worker;

@@ -1,9 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite } from '../../db/connect.js';
 import { sqliteClickWriter } from './batch-writers.js';
-import { decodeBatch, type EncodedBatch } from './batch-codec.js';
-import { clickDeriver } from './derive.js';
+import { clickAggregator } from './derive.js';
 import { loadGeoDatabase } from './geo.js';
+import type { VisitBatch } from './visit-columns.js';
 
 /**
  * The click writer thread (SQLite): its own connection to the database file. It parses each batch of
@@ -16,7 +16,7 @@ export interface WriterThreadData {
   geoipMmdb?: string;
 }
 
-export type WriterRequest = { id: number; batch: EncodedBatch };
+export type WriterRequest = { id: number; batch: VisitBatch };
 export type WriterReply = { id: number; error?: string };
 
 const data = workerData as WriterThreadData;
@@ -26,12 +26,12 @@ try {
 } catch {
   // countryOf answers null without a database; the main thread logs the load failure.
 }
-const derive = clickDeriver(data.secret);
+const aggregate = clickAggregator(data.secret);
 const write = sqliteClickWriter(sqlite);
 
 parentPort!.on('message', ({ id, batch }: WriterRequest) => {
   try {
-    write(derive(decodeBatch(batch)));
+    write(aggregate(batch));
     parentPort!.postMessage({ id } satisfies WriterReply);
   } catch (error) {
     parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies WriterReply);

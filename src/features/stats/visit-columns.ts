@@ -1,0 +1,82 @@
+import type { TargetKind } from '../../db/types.js';
+
+/**
+ * Raw visits as columns: numbers in typed arrays plus each distinct header string once. The request
+ * path appends without allocating an object per visit (queued visit objects lived until the flush, so
+ * the collector promoted and then marked every one), and a sealed batch crosses to the writer thread
+ * as it is: browsers send a handful of distinct headers.
+ */
+export interface VisitBatch {
+  kinds: Uint8Array;
+  ids: Float64Array;
+  /** Per visit: indexes into `strings` of its ip, user agent and referer. */
+  fields: Uint32Array;
+  strings: string[];
+}
+
+/** The raw facts of one visit, captured on the request path; everything else is derived off them. */
+export interface Visit {
+  ip: string;
+  userAgent: string;
+  referer: string;
+}
+
+export const FIELDS = 3;
+export const KINDS: readonly TargetKind[] = ['link', 'qr'];
+const INITIAL = 1_024;
+
+/** Appends visits up to `capacity`, then seals them into one VisitBatch. */
+export class VisitBuffer {
+  private kinds = new Uint8Array(INITIAL);
+  private ids = new Float64Array(INITIAL);
+  private fields = new Uint32Array(INITIAL * FIELDS);
+  private strings: string[] = [];
+  private index = new Map<string, number>();
+  length = 0;
+
+  append(kind: TargetKind, id: number, visit: Visit): void {
+    if (this.length === this.kinds.length) this.grow();
+    const at = this.length++;
+    this.kinds[at] = kind === 'qr' ? 1 : 0;
+    this.ids[at] = id;
+    this.fields[at * FIELDS] = this.intern(visit.ip);
+    this.fields[at * FIELDS + 1] = this.intern(visit.userAgent);
+    this.fields[at * FIELDS + 2] = this.intern(visit.referer);
+  }
+
+  /** The visits so far as a batch of their own; the buffer starts over empty. */
+  seal(): VisitBatch {
+    const n = this.length;
+    const batch = { kinds: this.kinds.slice(0, n), ids: this.ids.slice(0, n), fields: this.fields.slice(0, n * FIELDS), strings: this.strings };
+    this.strings = [];
+    this.index = new Map();
+    this.length = 0;
+    return batch;
+  }
+
+  private intern(value: string): number {
+    let at = this.index.get(value);
+    if (at === undefined) this.index.set(value, (at = this.strings.push(value) - 1));
+    return at;
+  }
+
+  private grow(): void {
+    const size = this.kinds.length * 2;
+    const kinds = new Uint8Array(size);
+    kinds.set(this.kinds);
+    const ids = new Float64Array(size);
+    ids.set(this.ids);
+    const fields = new Uint32Array(size * FIELDS);
+    fields.set(this.fields);
+    [this.kinds, this.ids, this.fields] = [kinds, ids, fields];
+  }
+}
+
+/** A batch of the given visits (tests, tools). */
+export function visitBatch(visits: Array<{ kind: TargetKind; id: number; visit: Visit }>): VisitBatch {
+  const buffer = new VisitBuffer();
+  for (const { kind, id, visit } of visits) buffer.append(kind, id, visit);
+  return buffer.seal();
+}
+
+export const batchLength = (batch: VisitBatch) => batch.kinds.length;
