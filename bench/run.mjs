@@ -3,12 +3,18 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { cpuSeconds, freePort, median, rssMb, start, stop, waitForPort } from './lib/proc.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
-const RUN = { amount: QUICK ? 10_000 : 60_000, reps: QUICK ? 1 : 3, connections: 50 };
+// A run lasts a few seconds: clicks are written in batches every second (CLICK_FLUSH_MS), and a run
+// much shorter than that would leave most of its writing to after the run.
+const RUN = { amount: QUICK ? 10_000 : 150_000, reps: QUICK ? 1 : 3, connections: 50 };
+// After each run the server's CPU is read once its last batch is written, so that batch's cost is
+// counted to its own run and not spent during the other side's next one.
+const SETTLE_MS = 1_500;
 const BIG = QUICK ? 20_000 : 1_000_000;
 const CLICKS = QUICK ? 20_000 : 1_000_000;
 const HOST = 'bench.test';
@@ -36,25 +42,30 @@ function load(port, spec) {
   return JSON.parse(out);
 }
 
-/** One measured run: load from a separate process, server CPU read from /proc around it. */
-function measure(target, spec) {
+/** One measured run: load from a separate process, server CPU read from /proc around it (and its last batch). */
+async function measure(target, spec) {
   const cpuBefore = cpuSeconds(target.child.pid);
   const result = load(target.port, spec);
+  const rss = rssMb(target.child.pid);
+  await sleep(SETTLE_MS);
   const cpu = cpuSeconds(target.child.pid) - cpuBefore;
   target.served += result.ok;
-  return { ...result, cpuUs: (cpu * 1e6) / Math.max(result.requests, 1), rss: rssMb(target.child.pid) };
+  return { ...result, cpuUs: (cpu * 1e6) / Math.max(result.requests, 1), rss };
 }
 
 /** Baseline and Redirectory alternate so machine drift cancels out; medians are compared. */
-function compare(name, baseline, target, spec) {
+async function compare(name, baseline, target, spec) {
   const a = [];
   const b = [];
   // One unmeasured run each first: JIT warm-up, and the scenario's first aggregate rows, belong to no
   // steady state (both sides get the same).
-  for (const side of [baseline, target]) side.served += load(side.port, { ...spec, amount: RUN.amount / 4 }).ok;
+  for (const side of [baseline, target]) {
+    side.served += load(side.port, { ...spec, amount: RUN.amount / 4 }).ok;
+    await sleep(SETTLE_MS);
+  }
   for (let i = 0; i < RUN.reps; i++) {
-    a.push(measure(baseline, spec));
-    b.push(measure(target, spec));
+    a.push(await measure(baseline, spec));
+    b.push(await measure(target, spec));
   }
   const pick = (runs, key) => median(runs.map((r) => r[key]));
   const row = {
@@ -88,25 +99,25 @@ const small = await server(seed('small', 1000));
 // Rate limits stay as configured for real use on the redirect runs (they do not apply there); the API
 // measurements below need them raised.
 const big = await server(seed('big', BIG, CLICKS), { RATE_LIMIT_MAX: '1000000000' });
-const direct = compare('direct, 1k links', baseline, small, { paths: { prefix: 'd', count: 1000 } });
-const grown = compare(`direct, ${BIG / 1000}k links`, baseline, big, { paths: { prefix: 'd', count: BIG } });
-const targeted = compare('device+geo+language targets', baseline, small, { paths: { prefix: 't', count: 1000 } });
-compare('with parameters', baseline, small, { paths: { prefix: 'p', count: 1000 } });
+const direct = await compare('direct, 1k links', baseline, small, { paths: { prefix: 'd', count: 1000 } });
+const grown = await compare(`direct, ${BIG / 1000}k links`, baseline, big, { paths: { prefix: 'd', count: BIG } });
+const targeted = await compare('device+geo+language targets', baseline, small, { paths: { prefix: 't', count: 1000 } });
+await compare('with parameters', baseline, small, { paths: { prefix: 'p', count: 1000 } });
 // The peak, read right after each load run on the 1M-link server (idle, the collector gives memory back).
 const rssBig = grown.rss;
 
 // Latency of the statistics read itself: a few concurrent callers, not a saturating flood (at 50
 // connections p99 measures the queue in front of a busy server, not the read).
-const stats = measure(big, { connections: STATS_CONNECTIONS, amount: QUICK ? 1000 : 5000, path: `/api/url/${big.db.statsLinkId}`, headers: { authorization: `Bearer ${big.db.apiKey}` } });
+const stats = await measure(big, { connections: STATS_CONNECTIONS, amount: QUICK ? 1000 : 5000, path: `/api/url/${big.db.statsLinkId}`, headers: { authorization: `Bearer ${big.db.apiKey}` } });
 big.served -= stats.ok; // API answers are not clicks
 const lost = (await clicksLost(small)) + (await clicksLost(big));
 
 const workers = await server(seed('workers', 1000), { WORKERS: '2' });
-compare('direct, 1k links, WORKERS=2', baseline, workers, { paths: { prefix: 'd', count: 1000 } });
+await compare('direct, 1k links, WORKERS=2', baseline, workers, { paths: { prefix: 'd', count: 1000 } });
 const workersLost = await clicksLost(workers);
 
 const creator = await server(seed('create', 0), { RATE_LIMIT_MAX: '1000000000' });
-const created = measure(creator, {
+const created = await measure(creator, {
   amount: QUICK ? 2000 : 20_000, method: 'POST', path: '/api/url/add', body: '{"url":"https://example.com/new/[<id>]"}',
   headers: { authorization: `Bearer ${creator.db.apiKey}`, 'content-type': 'application/json' },
 });
