@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { BoundedCache } from '../lib/bounded-cache.js';
 import type { Database } from './types.js';
 
 export type Db = Kysely<Database>;
@@ -72,18 +73,12 @@ const STATEMENT_CACHE_SIZE = 500;
  * repeat (their SQL text is fixed, only parameters vary), so statements are kept in a bounded LRU.
  */
 function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
+  const cache = new BoundedCache<string, SQLite.Statement>(STATEMENT_CACHE_SIZE);
   return {
     close: () => sqlite.close(),
     prepare: (sql) => {
       let statement = cache.get(sql);
-      if (statement) {
-        cache.delete(sql);
-      } else {
-        statement = sqlite.prepare(sql);
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-      }
-      cache.set(sql, statement);
+      if (!statement) cache.set(sql, (statement = sqlite.prepare(sql)));
       return statement;
     },
   };

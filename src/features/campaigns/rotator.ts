@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { BoundedCache } from '../../lib/bounded-cache.js';
 import { cacheKeys } from '../../lib/cache-keys.js';
 import { parseTimestamp } from '../../lib/time.js';
 import { shortUrl } from '../../lib/short-url.js';
@@ -26,10 +27,10 @@ interface Entry {
  * rotator key or of any of its links' keys, and expire after LINK_CACHE_TTL_S as a backstop.
  */
 export class Rotator {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new BoundedCache<string, Entry>(MAX_ENTRIES, { onEvict: (key, entry) => this.unindex(key, entry) });
   private readonly byLink = new Map<string, Set<string>>();
   /** Kept apart from the link lists so a reload or invalidation does not restart the rotation. */
-  private readonly turns = new Map<string, number>();
+  private readonly turns = new BoundedCache<string, number>(MAX_ENTRIES);
   private readonly loading = new Map<string, Promise<Entry>>();
   /** Bumped on every invalidation, so a load that raced one is used once but not cached. */
   private generation = 0;
@@ -51,10 +52,7 @@ export class Rotator {
     const live = entry.links.filter((link) => link.expiresAt === null || link.expiresAt > now);
     if (live.length === 0) return null;
     const turn = this.turns.get(key) ?? 0;
-    if (advance) {
-      if (!this.turns.has(key) && this.turns.size >= MAX_ENTRIES) this.turns.delete(this.turns.keys().next().value!);
-      this.turns.set(key, turn + 1);
-    }
+    if (advance) this.turns.set(key, turn + 1);
     return live[turn % live.length]!.target;
   }
 
@@ -77,7 +75,6 @@ export class Rotator {
     const entry: Entry = { loadedAt: Date.now(), links: rows.map((row) => this.toLink(row)) };
     if (generation !== this.generation) return entry;
     this.drop(key);
-    if (this.entries.size >= MAX_ENTRIES) this.drop(this.entries.keys().next().value!);
     this.entries.set(key, entry);
     for (const link of entry.links) {
       const keys = this.byLink.get(link.linkKey) ?? new Set<string>();
@@ -102,6 +99,10 @@ export class Rotator {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
+    this.unindex(key, entry);
+  }
+
+  private unindex(key: string, entry: Entry): void {
     for (const link of entry.links) {
       const keys = this.byLink.get(link.linkKey);
       keys?.delete(key);

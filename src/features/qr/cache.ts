@@ -1,55 +1,6 @@
 import type { AppContext } from '../../context.js';
+import { ExpiringCache } from '../../lib/bounded-cache.js';
 import { cacheKeys } from '../../lib/cache-keys.js';
-
-interface Entry<V> {
-  value: V;
-  expiresAt: number;
-  weight: number;
-}
-
-/**
- * Least-recently-used map bounded by entry count and total weight (bytes for images), with a TTL so
- * nodes without a shared invalidation channel still converge.
- */
-export class LruCache<V> {
-  private readonly map = new Map<string, Entry<V>>();
-  private weight = 0;
-
-  constructor(private readonly limits: { entries: number; weight: number; ttlMs: number }) {}
-
-  get(key: string, now = Date.now()): V | undefined {
-    const entry = this.map.get(key);
-    if (!entry) return undefined;
-    this.map.delete(key);
-    if (entry.expiresAt <= now) {
-      this.weight -= entry.weight;
-      return undefined;
-    }
-    this.map.set(key, entry);
-    return entry.value;
-  }
-
-  set(key: string, value: V, weight = 1): void {
-    if (this.limits.ttlMs <= 0 || weight > this.limits.weight) return;
-    this.delete(key);
-    this.map.set(key, { value, weight, expiresAt: Date.now() + this.limits.ttlMs });
-    this.weight += weight;
-    while (this.map.size > this.limits.entries || this.weight > this.limits.weight) {
-      this.delete(this.map.keys().next().value as string);
-    }
-  }
-
-  delete(key: string): void {
-    const entry = this.map.get(key);
-    if (!entry) return;
-    this.map.delete(key);
-    this.weight -= entry.weight;
-  }
-
-  deleteWhere(match: (key: string) => boolean): void {
-    for (const key of [...this.map.keys()]) if (match(key)) this.delete(key);
-  }
-}
 
 /** What the scan address needs: null caches "no such link code" so random slugs do not reach the database. */
 export interface ScanTarget {
@@ -63,10 +14,12 @@ export interface QrImage {
 }
 
 export interface QrCaches {
-  scans: LruCache<ScanTarget | null>;
-  images: LruCache<QrImage>;
+  scans: ExpiringCache<ScanTarget | null>;
+  images: ExpiringCache<QrImage>;
   /** Renders under way, by image key. */
   rendering: Map<string, Promise<QrImage | null>>;
+  /** LINK_CACHE_TTL_S: nodes without a shared invalidation channel still converge. */
+  ttlMs: number;
   /**
    * Bumped by every QR invalidation. A reader notes it before reading the database and caches its
    * result only if it is unchanged, so an update landing mid-read cannot leave a stale entry behind.
@@ -85,9 +38,10 @@ export function qrCaches(ctx: AppContext): QrCaches {
   if (existing) return existing;
   const ttlMs = ctx.config.LINK_CACHE_TTL_S * 1000;
   const caches: QrCaches = {
-    scans: new LruCache({ entries: 10_000, weight: 10_000, ttlMs }),
-    images: new LruCache({ entries: 512, weight: 32 * 1024 * 1024, ttlMs }),
+    scans: new ExpiringCache(10_000),
+    images: new ExpiringCache(512, { maxWeight: 32 * 1024 * 1024, weigh: (image) => image.body.length }),
     rendering: new Map(),
+    ttlMs,
     epoch: 0,
   };
   ctx.invalidation.subscribe((key) => {

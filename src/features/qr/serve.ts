@@ -37,7 +37,7 @@ export async function scanTarget(ctx: AppContext, slug: string): Promise<ScanTar
   const epoch = caches.epoch;
   const row = await repo.findScanTarget(ctx.db, slug);
   const target = row?.type === 'link' ? { id: row.id, destination: String(JSON.parse(row.data).url) } : null;
-  if (epoch === caches.epoch) caches.scans.set(key, target);
+  if (epoch === caches.epoch) caches.scans.set(key, target, caches.ttlMs);
   return target;
 }
 
@@ -74,6 +74,6 @@ async function renderImage(ctx: AppContext, slug: string, format: ImageFormat, s
   const image = format === 'svg'
     ? { body: Buffer.from(renderSvg(style, size)), type: 'image/svg+xml; charset=utf-8' }
     : { body: await renderPng(style, size), type: 'image/png' };
-  if (epoch === caches.epoch) caches.images.set(key, image, image.body.length);
+  if (epoch === caches.epoch) caches.images.set(key, image, caches.ttlMs);
   return image;
 }

@@ -1,3 +1,4 @@
+import { BoundedCache } from '../../lib/bounded-cache.js';
 import { constantTimeEqual, hmac } from '../../lib/secrets.js';
 
 export const UNLOCK_SECONDS = 24 * 60 * 60;
@@ -66,12 +67,14 @@ export function throttleClient(ip: string): string {
 
 /**
  * Failed password attempts per link and client IP, in memory: after MAX_FAILURES within the window the
- * form answers 429 until the window ends. Bounded: the oldest counters go first past `capacity`.
+ * form answers 429 until the window ends. Bounded: past `capacity`, the least recently failed go first.
  */
 export class FailureThrottle {
-  private readonly counters = new Map<string, { failures: number; resetAt: number }>();
+  private readonly counters: BoundedCache<string, { failures: number; resetAt: number }>;
 
-  constructor(private readonly capacity = 100_000) {}
+  constructor(capacity = 100_000) {
+    this.counters = new BoundedCache(capacity);
+  }
 
   /** Seconds until the client may try again; 0 when it may try now. */
   blockedFor(key: string, now: number): number {
@@ -90,7 +93,6 @@ export class FailureThrottle {
       counter.failures++;
       return;
     }
-    if (this.counters.size >= this.capacity) this.counters.delete(this.counters.keys().next().value!);
     this.counters.set(key, { failures: 1, resetAt: now + FAILURE_WINDOW_MS });
   }
 

@@ -3,8 +3,8 @@ import { cacheKeys } from '../../lib/cache-keys.js';
 import type { RenderedPage } from '../../lib/html.js';
 import { httpHref } from '../../lib/urls.js';
 import { compileLink, type CompiledLink, type CompileDeps } from './compile.js';
+import { ExpiringCache } from '../../lib/bounded-cache.js';
 import { Doorkeeper } from '../../lib/doorkeeper.js';
-import { LruCache } from './lru.js';
 import { bioPage } from './public-pages.js';
 import { publicRepo } from './repo.js';
 import { findBioByAlias } from '../pages/repo.js';
@@ -39,9 +39,9 @@ const MAX_SITES = 10_000;
  * Writers publish the keys they change (cacheKeys.link / cacheKeys.domainRoot); we drop those keys.
  */
 export class Resolver {
-  private readonly links: LruCache<Entry>;
-  private readonly missing: LruCache<Missing>;
-  private readonly sites = new LruCache<Site | null>(MAX_SITES);
+  private readonly links: ExpiringCache<Entry>;
+  private readonly missing: ExpiringCache<Missing>;
+  private readonly sites = new ExpiringCache<Site | null>(MAX_SITES);
   private readonly doorkeeper: Doorkeeper;
   private readonly loading = new Map<string, Promise<unknown>>();
   private readonly deps: CompileDeps;
@@ -53,9 +53,9 @@ export class Resolver {
   constructor(ctx: AppContext) {
     this.deps = { config: ctx.config, db: ctx.db, repo: publicRepo(ctx.dbHandle) };
     this.ttlMs = ctx.config.LINK_CACHE_TTL_S * 1000;
-    this.links = new LruCache(ctx.config.LINK_CACHE_SIZE);
+    this.links = new ExpiringCache(ctx.config.LINK_CACHE_SIZE);
     this.doorkeeper = new Doorkeeper(Math.max(ctx.config.LINK_CACHE_SIZE, 1_000));
-    this.missing = new LruCache(Math.min(ctx.config.LINK_CACHE_SIZE, 50_000));
+    this.missing = new ExpiringCache(Math.min(ctx.config.LINK_CACHE_SIZE, 50_000));
     this.defaultSite = site(ctx.config.DEFAULT_HOST, 0, null, '', '');
     ctx.invalidation.subscribe((key) => this.drop(key));
   }
