@@ -41,7 +41,6 @@ export interface CompileDeps {
   repo: PublicRepo;
 }
 
-
 function jsonArray(text: string): Array<Record<string, unknown>> {
   if (text === '[]' || !text) return [];
   try {

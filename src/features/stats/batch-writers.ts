@@ -4,7 +4,7 @@ import { BoundedCache } from '../../lib/bounded-cache.js';
 import { formatTimestamp } from '../../lib/time.js';
 import { statRows, targetKey, uniqueRows, type TargetBatch } from './derive.js';
 import * as repo from './repo.js';
-import type { VisitBatch } from './visit-columns.js';
+import { KINDS, type VisitBatch } from './visit-columns.js';
 
 /**
  * Writes one batch of raw visits atomically: aggregates them (bots dropped), then unique visitors and
@@ -17,7 +17,6 @@ export interface BatchWriter {
 
 export type Aggregator = (batch: VisitBatch) => TargetBatch[];
 
-const KINDS = ['link', 'qr'] as const;
 
 /** Deletions are remembered a day (src/db/migrations/0002), and forgotten about once an hour. */
 const REMEMBER_DELETED_MS = 24 * 3600_000;

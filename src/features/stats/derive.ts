@@ -53,7 +53,7 @@ export function clickAggregator(secret: string): (batch: VisitBatch) => TargetBa
       const pair = ip * strings.length + ua;
       let visitor = visitors.get(pair);
       if (visitor === undefined) visitors.set(pair, (visitor = hashOf(`${normalizeIp(strings[ip]!)}\n${strings[ua]}`)));
-      const target = targetOf(targets, KINDS[kinds[i]!]!, ids[i]!);
+      const target = targetOf(targets, kinds[i]!, ids[i]!);
       target.clicks += 1;
       target.visitors.add(visitor);
       const { labels } = target;
@@ -67,12 +67,13 @@ export function clickAggregator(secret: string): (batch: VisitBatch) => TargetBa
   };
 }
 
-function targetOf(targets: Map<number, TargetBatch>, kind: TargetKind, id: number): TargetBatch {
-  const key = id * KINDS.length + KINDS.indexOf(kind);
+/** `kind` as VisitBatch stores it: an index into KINDS. */
+function targetOf(targets: Map<number, TargetBatch>, kind: number, id: number): TargetBatch {
+  const key = id * KINDS.length + kind;
   let target = targets.get(key);
   if (!target) {
     const labels = { country: new Map(), referrer: new Map(), browser: new Map(), os: new Map(), social: new Map() };
-    targets.set(key, (target = { kind, id, clicks: 0, labels, visitors: new Set() }));
+    targets.set(key, (target = { kind: KINDS[kind]!, id, clicks: 0, labels, visitors: new Set() }));
   }
   return target;
 }

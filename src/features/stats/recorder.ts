@@ -8,8 +8,6 @@ import { threadBatchWriter } from './thread-writer.js';
 import { loadGeoDatabase } from './geo.js';
 import { batchLength, VisitBuffer, type Visit, type VisitBatch } from './visit-columns.js';
 
-export type { Visit } from './visit-columns.js';
-
 export interface ClickRecorderOptions {
   db: Db;
   /** The SQLite file when the database is SQLite: batches are then parsed and written by a thread of
@@ -122,7 +120,8 @@ export class ClickRecorder {
       try {
         await this.writer.write(batch);
       } catch (error) {
-        this.failed(error);
+        // The batch stays first in line; it counts towards maxPending meanwhile, so nothing overflows.
+        this.options.log.error({ err: error, pending: this.pending }, 'click batch failed; will retry');
         return; // the next timer tick retries
       }
       this.batches.shift();
@@ -134,11 +133,6 @@ export class ClickRecorder {
   private push(batch: VisitBatch): void {
     this.batches.push(batch);
     this.sealed += batchLength(batch);
-  }
-
-  /** The failed batch stays first in line (it counts towards maxPending while it is written, so nothing overflows). */
-  private failed(error: unknown): void {
-    this.options.log.error({ err: error, pending: this.pending }, 'click batch failed; will retry');
   }
 
   private makeWriter(options: ClickRecorderOptions): BatchWriter {

@@ -72,11 +72,4 @@ export class VisitBuffer {
   }
 }
 
-/** A batch of the given visits (tests, tools). */
-export function visitBatch(visits: Array<{ kind: TargetKind; id: number; visit: Visit }>): VisitBatch {
-  const buffer = new VisitBuffer();
-  for (const { kind, id, visit } of visits) buffer.append(kind, id, visit);
-  return buffer.seal();
-}
-
 export const batchLength = (batch: VisitBatch) => batch.kinds.length;
