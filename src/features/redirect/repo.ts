@@ -22,10 +22,26 @@ function prepare<A extends unknown[], R>(handle: DbHandle, query: Query<A, R>, s
     if (index < 0) throw new Error(`redirect query parameter ${String(p)} is not an argument`);
     return index;
   });
-  let statement: SQLite.Statement<unknown[], R> | null = null;
+  let statement: SQLite.Statement<unknown[], unknown[]> | null = null;
+  let toRow: ((values: unknown[]) => R) | null = null;
   return async (...args) => {
-    statement ??= sqlite.prepare<unknown[], R>(compiled.sql);
-    return statement.all(...positions.map((i) => args[i]));
+    if (!statement) {
+      statement = sqlite.prepare<unknown[], unknown[]>(compiled.sql).raw(true);
+      toRow = rowMaker<R>(statement.columns().map((c) => c.name));
+    }
+    return statement.all(...positions.map((i) => args[i])).map(toRow!);
+  };
+}
+
+/**
+ * Rows as arrays, made into objects here: better-sqlite3 builds each row object key by key through the
+ * engine's API, which cost about 2 µs of a 13 µs miss at 1M links; a plain loop costs a fraction of that.
+ */
+function rowMaker<R>(names: string[]): (values: unknown[]) => R {
+  return (values) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
+    return row as R;
   };
 }
 
