@@ -3,7 +3,7 @@ import type { ClickStatsTable, ClickUniquesTable, TargetKind } from '../../db/ty
 import { memoize } from '../../lib/bounded-cache.js';
 import { normalizeIp } from './geo.js';
 import { FIELDS, KINDS, type VisitBatch } from './visit-columns.js';
-import { countryOf, describeAgent, referrerHost, socialNetwork, UNKNOWN, type Agent } from './visitor.js';
+import { countryOf, describeAgent, referrerHost, socialNetwork, UNKNOWN } from './visitor.js';
 
 /** Dimensions kept as label counts in click_stats; 'total' holds the counters. */
 export const DIMENSIONS = ['country', 'referrer', 'browser', 'os', 'social'] as const;
@@ -15,8 +15,15 @@ export interface TargetBatch {
   kind: TargetKind;
   id: number;
   clicks: number;
-  labels: Record<Dimension, Map<string, number>>;
+  /** Label code → visits; codes index the batch's `labels`, shared by its targets. */
+  counts: Map<number, number>;
+  labels: BatchLabels;
   visitors: Set<string>;
+}
+
+export interface Label {
+  dimension: Dimension;
+  label: string;
 }
 
 export const targetKey = (kind: TargetKind, id: number) => `${kind}:${id}`;
@@ -27,68 +34,118 @@ const referrerOf = memoize((referer) => {
   return { host, social: socialNetwork(host) };
 }, 20_000);
 
+/** Label codes of one distinct user agent (null for a bot) and of one distinct referer (social -1: none). */
+type AgentCodes = { browser: number; os: number } | null;
+interface ReferrerCodes {
+  host: number;
+  social: number;
+}
+
 /**
  * Turns a batch of raw visits into per-target aggregates, dropping bots (redirected but never counted),
- * so each (target, dimension, label) is one upsert. Each distinct header of the batch is parsed once;
- * no object is made per visit. Targets come out sorted by kind and id, so concurrent writers (WORKERS,
- * several nodes) lock rows in one order. One per writer: it holds the visitor hash memo.
+ * so each (target, dimension, label) is one upsert. Each distinct header of the batch is parsed once
+ * into label codes, so a visit costs a few numeric map updates: at 1M links nearly every visit is a
+ * target of its own, and five maps per target were most of the aggregation's cost. Targets come out
+ * sorted by kind and id, so concurrent writers (WORKERS, several nodes) lock rows in one order. One per
+ * writer: it holds the visitor hash memo.
  */
 export function clickAggregator(secret: string): (batch: VisitBatch) => TargetBatch[] {
   // Salted so a stored hash cannot be reversed by hashing every address; no raw IP is kept.
   const hashOf = memoize((visitor) => createHmac('sha256', secret).update(visitor).digest('hex').slice(0, 32), 10_000, 1_024);
   return ({ kinds, ids, fields, strings }) => {
-    const agents: Agent[] = [];
-    const countries: string[] = [];
-    const referrers: Array<ReturnType<typeof referrerOf>> = [];
+    const table = new LabelTable();
+    const agents: AgentCodes[] = [];
+    const countries: number[] = [];
+    const referrers: ReferrerCodes[] = [];
     const visitors = new Map<number, string>();
     const targets = new Map<number, TargetBatch>();
     for (let i = 0; i < kinds.length; i++) {
       const ip = fields[i * FIELDS]!;
       const ua = fields[i * FIELDS + 1]!;
       const referer = fields[i * FIELDS + 2]!;
-      const agent = (agents[ua] ??= describeAgent(strings[ua]!));
-      if (agent.bot) continue;
-      const country = (countries[ip] ??= countryOf(normalizeIp(strings[ip]!))?.name ?? UNKNOWN);
-      const referrer = (referrers[referer] ??= referrerOf(strings[referer]!));
+      const agent = agents[ua] === undefined ? (agents[ua] = parseAgent(table, strings[ua]!)) : agents[ua];
+      if (agent === null) continue;
+      const country = (countries[ip] ??= table.code('country', countryOf(normalizeIp(strings[ip]!))?.name ?? UNKNOWN));
+      const referrer = (referrers[referer] ??= parseReferrer(table, strings[referer]!));
       const pair = ip * strings.length + ua;
       let visitor = visitors.get(pair);
       if (visitor === undefined) visitors.set(pair, (visitor = hashOf(`${normalizeIp(strings[ip]!)}\n${strings[ua]}`)));
-      const target = targetOf(targets, kinds[i]!, ids[i]!);
+      const target = targetOf(targets, kinds[i]!, ids[i]!, table);
       target.clicks += 1;
       target.visitors.add(visitor);
-      const { labels } = target;
-      bump(labels.country, country);
-      bump(labels.referrer, referrer.host);
-      bump(labels.browser, agent.browser);
-      bump(labels.os, agent.os);
-      if (referrer.social) bump(labels.social, referrer.social);
+      const { counts } = target;
+      bump(counts, country);
+      bump(counts, agent.browser);
+      bump(counts, agent.os);
+      bump(counts, referrer.host);
+      if (referrer.social >= 0) bump(counts, referrer.social);
     }
+    table.sort();
     return [...targets.values()].sort((a, b) => a.kind.localeCompare(b.kind) || a.id - b.id);
   };
 }
 
+/** A batch's distinct (dimension, label) pairs by code, and each code's place in lock order. */
+export interface BatchLabels {
+  readonly byCode: readonly Label[];
+  readonly rank: readonly number[];
+}
+
+/** Gives each distinct (dimension, label) of a batch a small integer code; `sort` ranks them once. */
+class LabelTable implements BatchLabels {
+  readonly byCode: Label[] = [];
+  readonly rank: number[] = [];
+  private readonly index = new Map<string, number>();
+
+  code(dimension: Dimension, label: string): number {
+    const key = `${dimension}\n${label}`;
+    let code = this.index.get(key);
+    if (code === undefined) this.index.set(key, (code = this.byCode.push({ dimension, label }) - 1));
+    return code;
+  }
+
+  sort(): void {
+    const order = this.byCode.map((_, code) => code).sort((a, b) => compareLabels(this.byCode[a]!, this.byCode[b]!));
+    order.forEach((code, position) => (this.rank[code] = position));
+  }
+}
+
+const DIMENSION_ORDER = new Map<string, number>(DIMENSIONS.map((d, i) => [d, i]));
+
+function compareLabels(a: Label, b: Label): number {
+  return DIMENSION_ORDER.get(a.dimension)! - DIMENSION_ORDER.get(b.dimension)! || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
+}
+
+function parseAgent(table: LabelTable, userAgent: string): AgentCodes {
+  const agent = describeAgent(userAgent);
+  return agent.bot ? null : { browser: table.code('browser', agent.browser), os: table.code('os', agent.os) };
+}
+
+function parseReferrer(table: LabelTable, referer: string): ReferrerCodes {
+  const { host, social } = referrerOf(referer);
+  return { host: table.code('referrer', host), social: social ? table.code('social', social) : -1 };
+}
+
 /** `kind` as VisitBatch stores it: an index into KINDS. */
-function targetOf(targets: Map<number, TargetBatch>, kind: number, id: number): TargetBatch {
+function targetOf(targets: Map<number, TargetBatch>, kind: number, id: number, labels: BatchLabels): TargetBatch {
   const key = id * KINDS.length + kind;
   let target = targets.get(key);
-  if (!target) {
-    const labels = { country: new Map(), referrer: new Map(), browser: new Map(), os: new Map(), social: new Map() };
-    targets.set(key, (target = { kind: KINDS[kind]!, id, clicks: 0, labels, visitors: new Set() }));
-  }
+  if (!target) targets.set(key, (target = { kind: KINDS[kind]!, id, clicks: 0, counts: new Map(), labels, visitors: new Set() }));
   return target;
 }
 
-function bump(counts: Map<string, number>, label: string): void {
-  counts.set(label, (counts.get(label) ?? 0) + 1);
+function bump(counts: Map<number, number>, code: number): void {
+  counts.set(code, (counts.get(code) ?? 0) + 1);
 }
 
 /** The target's click_stats increments in lock order: labels by dimension and label, then its counters. */
 export function statRows(target: TargetBatch, freshVisitors: number): ClickStatsTable[] {
   const { kind: target_kind, id: target_id } = target;
   const rows: ClickStatsTable[] = [];
-  for (const dimension of DIMENSIONS) {
-    const counts = target.labels[dimension];
-    for (const label of [...counts.keys()].sort()) rows.push({ target_kind, target_id, dimension, label, count: counts.get(label)! });
+  const { byCode, rank } = target.labels;
+  for (const code of [...target.counts.keys()].sort((a, b) => rank[a]! - rank[b]!)) {
+    const { dimension, label } = byCode[code]!;
+    rows.push({ target_kind, target_id, dimension, label, count: target.counts.get(code)! });
   }
   rows.push({ target_kind, target_id, dimension: TOTAL, label: 'clicks', count: target.clicks });
   if (freshVisitors > 0) rows.push({ target_kind, target_id, dimension: TOTAL, label: 'uniques', count: freshVisitors });
