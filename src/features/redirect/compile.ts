@@ -1,4 +1,5 @@
 import type { Config } from '../../config.js';
+import type { MaybePromise } from '../../lib/maybe-promise.js';
 import { isReserved } from '../../lib/reserved.js';
 import { httpHref } from '../../lib/urls.js';
 import { shortUrl, type DomainRef } from '../../lib/short-url.js';
@@ -97,41 +98,58 @@ function compileTargets(row: PublicLinkRow, suffix: string): Targeting | null {
 
 const LINK_TYPES = new Set<string>(['direct', 'frame', 'splash', 'overlay']);
 
-/** Turns a link row into the cached structure; runs once per cache fill, never per visit. */
-export async function compileLink(deps: CompileDeps, row: PublicLinkRow, domain: DomainRef | null): Promise<CompiledLink | null> {
+/**
+ * Turns a link row into the cached structure; runs once per cache fill, never per visit. Synchronous for
+ * a link that needs nothing but its row (a direct link without pixels: nearly every link), so a cache
+ * miss on SQLite is answered in the same turn as its read.
+ */
+export function compileLink(deps: CompileDeps, row: PublicLinkRow, domain: DomainRef | null): MaybePromise<CompiledLink | null> {
+  const link = fromRow(deps, row, domain);
+  if (!link) return null;
+  return link.type === 'direct' && !row.has_pixels ? link : withPages(deps, row, link);
+}
+
+function fromRow(deps: CompileDeps, row: PublicLinkRow, domain: DomainRef | null): CompiledLink | null {
   const long = httpHref(row.long_url);
   if (!long) return null;
   const suffix = parameterSuffix(row.parameters);
-  const targeting = compileTargets(row, suffix);
-  const destination = withParameters(long, suffix);
   const url = shortUrl(deps.config, domain, row.alias);
-  let type = (LINK_TYPES.has(row.type) ? row.type : 'direct') as LinkType;
-  const splash = type === 'splash' && row.splash_id ? ownPage(row, await findSplashById(deps.db, row.splash_id)) : null;
-  const overlay = type === 'overlay' && row.overlay_id ? ownPage(row, await findOverlayById(deps.db, row.overlay_id)) : null;
-  // A call-to-action page that is gone still lets visitors reach the destination.
-  if (type === 'overlay' && !overlay) type = 'frame';
-  const framed = type === 'frame' || type === 'overlay';
   return {
     kind: 'link',
     id: row.id,
     alias: row.alias,
     shortUrl: url,
     secure: url.startsWith('https:'),
-    type,
-    destination,
+    type: (LINK_TYPES.has(row.type) ? row.type : 'direct') as LinkType,
+    destination: withParameters(long, suffix),
     expiresAt: row.expiry ? parseTimestamp(row.expiry)?.getTime() ?? 0 : 0,
     passwordHash: row.password_hash || null,
-    targeting,
+    targeting: compileTargets(row, suffix),
     meta: {
       title: row.meta_title || row.title,
       description: row.meta_description || row.description,
       image: httpHref(row.meta_image) ?? '',
     },
-    unframeable: framed ? await unframeable(deps, [destination, ...allTargets(targeting)]) : null,
-    pixels: row.has_pixels ? bundlePixels(await deps.repo.pixels(row.id)) : null,
-    splash,
-    overlay,
+    unframeable: null,
+    pixels: null,
+    splash: null,
+    overlay: null,
   };
+}
+
+/** What takes reads of its own: splash and overlay pages, pixels, and the check of framed destinations. */
+async function withPages(deps: CompileDeps, row: PublicLinkRow, link: CompiledLink): Promise<CompiledLink> {
+  if (link.type === 'splash' && row.splash_id) link.splash = ownPage(row, await findSplashById(deps.db, row.splash_id));
+  if (link.type === 'overlay') {
+    link.overlay = row.overlay_id ? ownPage(row, await findOverlayById(deps.db, row.overlay_id)) : null;
+    // A call-to-action page that is gone still lets visitors reach the destination.
+    if (!link.overlay) link.type = 'frame';
+  }
+  if (link.type === 'frame' || link.type === 'overlay') {
+    link.unframeable = await unframeable(deps, [link.destination, ...allTargets(link.targeting)]);
+  }
+  if (row.has_pixels) link.pixels = bundlePixels(await deps.repo.pixels(row.id));
+  return link;
 }
 
 /** Only the link owner's own splash or overlay page is ever shown on their link. */

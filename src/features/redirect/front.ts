@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { AppContext } from '../../context.js';
+import type { MaybePromise } from '../../lib/maybe-promise.js';
 import { isReserved } from '../../lib/reserved.js';
 import { resolverFor, type Lookup } from './resolver.js';
 import { writeDecision } from './send.js';
@@ -37,8 +38,13 @@ export function leanFront(ctx: AppContext, fastify: RequestListener): RequestLis
     const match = (method === 'GET' || method === 'HEAD') && host ? PLAIN_ALIAS.exec(req.url ?? '') : null;
     if (!match || isReserved(match[1]!)) return fastify(req, res);
     const now = Date.now();
-    const found = resolver.lookup(host!, match[1]!, now);
-    // A miss is one prepared-statement read: wait for it here rather than routing the request through Fastify.
+    let found: MaybePromise<Lookup>;
+    try {
+      // On SQLite a miss is read right here; on PostgreSQL wait for it rather than routing through Fastify.
+      found = resolver.lookup(host!, match[1]!, now);
+    } catch {
+      return fastify(req, res); // it answers (and logs) a failing read as the catch-all route does
+    }
     if (found instanceof Promise) found.then((f) => serve(req, res, f, now), () => fastify(req, res));
     else serve(req, res, found, now);
   };

@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { Compilable } from 'kysely';
 import type { Db, DbHandle } from '../../db/connect.js';
+import { andThen, type MaybePromise } from '../../lib/maybe-promise.js';
 
 /** A query whose SQL is built once by Kysely and then run with fresh arguments. */
 type Query<A extends unknown[], R> = (db: Db, ...args: A) => Compilable<R> & {
@@ -9,11 +10,11 @@ type Query<A extends unknown[], R> = (db: Db, ...args: A) => Compilable<R> & {
 
 /**
  * Runs a Kysely-built query on the redirect path. On SQLite the compiled SQL becomes one prepared
- * statement of the raw connection (Kysely's per-call compile and connection queue cost more than the
- * lookup itself); on PostgreSQL it goes through Kysely as usual. `sample` must hold distinct values:
- * they map the compiled placeholders back to argument positions.
+ * statement of the raw connection, answered synchronously (Kysely's per-call compile and connection
+ * queue cost more than the lookup itself); on PostgreSQL it goes through Kysely as usual. `sample` must
+ * hold distinct values: they map the compiled placeholders back to argument positions.
  */
-function prepare<A extends unknown[], R>(handle: DbHandle, query: Query<A, R>, sample: A): (...args: A) => Promise<R[]> {
+function prepare<A extends unknown[], R>(handle: DbHandle, query: Query<A, R>, sample: A): (...args: A) => MaybePromise<R[]> {
   const { sqlite } = handle;
   if (!sqlite) return (...args) => query(handle.db, ...args).execute();
   const compiled = query(handle.db, ...sample).compile();
@@ -24,7 +25,7 @@ function prepare<A extends unknown[], R>(handle: DbHandle, query: Query<A, R>, s
   });
   let statement: SQLite.Statement<unknown[], unknown[]> | null = null;
   let toRow: ((values: unknown[]) => R) | null = null;
-  return async (...args) => {
+  return (...args) => {
     if (!statement) {
       statement = sqlite.prepare<unknown[], unknown[]>(compiled.sql).raw(true);
       toRow = rowMaker<R>(statement.columns().map((c) => c.name));
@@ -65,8 +66,8 @@ export type PublicLinkRow = RowOf<typeof linkQuery>;
 export type PublicDomainRow = RowOf<typeof domainQuery>;
 export type PixelTagRow = RowOf<typeof pixelsQuery>;
 
-const first = <A extends unknown[], R>(run: (...args: A) => Promise<R[]>) =>
-  async (...args: A): Promise<R | undefined> => (await run(...args))[0];
+const first = <A extends unknown[], R>(run: (...args: A) => MaybePromise<R[]>) =>
+  (...args: A): MaybePromise<R | undefined> => andThen(run(...args), (rows) => rows[0]);
 
 /** The reads of every cache miss, prepared once per process (splash, overlay and bio pages come from the pages feature). */
 export function publicRepo(handle: DbHandle) {

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { cacheKeys } from '../../lib/cache-keys.js';
 import type { RenderedPage } from '../../lib/html.js';
+import { andThen, type MaybePromise } from '../../lib/maybe-promise.js';
 import { httpHref } from '../../lib/urls.js';
 import { compileLink, type CompiledLink, type CompileDeps } from './compile.js';
 import { ExpiringCache } from '../../lib/bounded-cache.js';
@@ -61,7 +62,7 @@ export class Resolver {
   }
 
   /** `host` as sent (any case); null when we do not serve that host. */
-  site(host: string, now = Date.now()): Site | null | Promise<Site | null> {
+  site(host: string, now = Date.now()): MaybePromise<Site | null> {
     const normalized = host.toLowerCase();
     if (normalized === this.defaultSite.host) return this.defaultSite;
     const key = cacheKeys.domainRoot(normalized);
@@ -71,25 +72,31 @@ export class Resolver {
   }
 
   /** Host header + alias → what to serve; synchronous when both are cached (check `instanceof Promise`). */
-  lookup(host: string, alias: string, now = Date.now()): Lookup | Promise<Lookup> {
+  lookup(host: string, alias: string, now = Date.now()): MaybePromise<Lookup> {
     const site = this.site(host, now);
     if (site instanceof Promise) return site.then((s) => (s ? this.resolve(s, alias, now) : NO_HOST));
     return site ? this.resolve(site, alias, now) : NO_HOST;
   }
 
-  resolve(site: Site, alias: string, now = Date.now()): Resolution | Promise<Resolution> {
+  /** Synchronous on a cache hit, and on SQLite on a miss of a link that needs only its row. */
+  resolve(site: Site, alias: string, now = Date.now()): MaybePromise<Resolution> {
     const key = cacheKeys.link(site.host, alias);
     const hit = this.links.get(key, now);
     if (hit !== undefined) return hit;
     if (this.missing.get(key, now) !== undefined) return site.missing;
-    return this.once(key, () => this.loadEntry(site, alias, key));
+    return this.once(key, () => {
+      const generation = this.generation;
+      return andThen(this.findEntry(site, alias), (entry) => this.store(site, key, entry, generation));
+    });
   }
 
-  /** Concurrent misses of one key share one database read. */
-  private once<T>(key: string, load: () => Promise<T>): Promise<T> {
+  /** Concurrent misses of one key share one database read; a read answered synchronously has no others. */
+  private once<T>(key: string, load: () => MaybePromise<T>): MaybePromise<T> {
     const pending = this.loading.get(key) as Promise<T> | undefined;
     if (pending) return pending;
-    const promise = load().finally(() => {
+    const loaded = load();
+    if (!(loaded instanceof Promise)) return loaded;
+    const promise = loaded.finally(() => {
       if (this.loading.get(key) === promise) this.loading.delete(key);
     });
     this.loading.set(key, promise);
@@ -106,9 +113,8 @@ export class Resolver {
     return found;
   }
 
-  private async loadEntry(site: Site, alias: string, key: string): Promise<Resolution> {
-    const generation = this.generation;
-    const entry = await this.findEntry(site, alias);
+  /** Caches what a read found, unless an invalidation came in while it was under way (`generation`). */
+  private store(site: Site, key: string, entry: Entry | null, generation: number): Resolution {
     if (generation === this.generation) {
       if (!entry) this.missing.set(key, site.missing, Math.min(this.ttlMs, NEGATIVE_TTL_MS), Date.now());
       else if (this.doorkeeper.seenBefore(key)) this.links.set(key, entry, this.ttlMs, Date.now()); // from the second request on
@@ -116,14 +122,12 @@ export class Resolver {
     return entry ?? site.missing;
   }
 
-  private async findEntry(site: Site, alias: string): Promise<Entry | null> {
-    const row = await this.deps.repo.link(site.domainId, alias);
-    if (row) {
-      return compileLink(this.deps, row, site.domain);
-    }
-    if (site.domainId !== 0) return null;
-    const bio = await findBioByAlias(this.deps.db, alias);
-    return bio ? { kind: 'bio', page: bioPage(bio) } : null;
+  private findEntry(site: Site, alias: string): MaybePromise<Entry | null> {
+    return andThen(this.deps.repo.link(site.domainId, alias), (row) => {
+      if (row) return compileLink(this.deps, row, site.domain);
+      if (site.domainId !== 0) return null;
+      return findBioByAlias(this.deps.db, alias).then((bio): Entry | null => (bio ? { kind: 'bio', page: bioPage(bio) } : null));
+    });
   }
 
   private drop(key: string): void {
