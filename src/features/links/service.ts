@@ -53,8 +53,12 @@ async function aliasTaken(ctx: AppContext, domainId: number, alias: string, exce
   return domainId === 0 && repo.bioAliasInUse(ctx.db, alias);
 }
 
-/** Writes the link and its pixel and channel rows together; returns the id. */
+/**
+ * Writes the link and its pixel and channel rows together; returns the id. A link alone is one INSERT or
+ * UPDATE, atomic by itself: a transaction would only add its BEGIN and COMMIT (and hold the connection).
+ */
 function writeLink(ctx: AppContext, refs: LinkRefs, write: (trx: Db) => Promise<number>): Promise<number> {
+  if (!refs.pixels && !refs.channelId) return write(ctx.db);
   return ctx.db.transaction().execute(async (trx) => {
     const id = await write(trx);
     if (refs.pixels) await setLinkPixels(trx, id, refs.pixels);
@@ -63,9 +67,15 @@ function writeLink(ctx: AppContext, refs: LinkRefs, write: (trx: Db) => Promise<
   });
 }
 
-/** The unique (domain, alias) constraint settles races: the losers get a clean 409. */
-async function insertWithAlias(ctx: AppContext, row: NewLink, refs: LinkRefs): Promise<number> {
-  if (await aliasTaken(ctx, row.domain_id ?? 0, row.alias)) throw LinkError.aliasTaken();
+/**
+ * The unique (domain, alias) constraint settles races: the losers get a clean 409. A random alias that
+ * clashes with a link (about one in 10^12) is refused by that constraint too, so it is only read against
+ * bio pages, which the constraint does not cover.
+ */
+async function insertWithAlias(ctx: AppContext, row: NewLink, refs: LinkRefs, random = false): Promise<number> {
+  const domainId = row.domain_id ?? 0;
+  const taken = random ? domainId === 0 && (await repo.bioAliasInUse(ctx.db, row.alias)) : await aliasTaken(ctx, domainId, row.alias);
+  if (taken) throw LinkError.aliasTaken();
   try {
     return await writeLink(ctx, refs, (trx) => repo.insertLink(trx, row));
   } catch (error) {
@@ -83,7 +93,7 @@ async function insertWithRandomAlias(
     const alias = randomAlias();
     if (isReserved(alias)) continue;
     try {
-      return { id: await insertWithAlias(ctx, { ...row, alias }, refs), alias };
+      return { id: await insertWithAlias(ctx, { ...row, alias }, refs, true), alias };
     } catch (error) {
       if (!(error instanceof AppError && error.kind === 'conflict')) throw error;
     }
