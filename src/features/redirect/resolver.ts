@@ -71,7 +71,7 @@ export class Resolver {
     return this.once(key, () => this.loadSite(normalized));
   }
 
-  /** Host header + alias → what to serve; synchronous when both are cached (check `instanceof Promise`). */
+  /** Host header + alias → what to serve; synchronous when the host is known and the link cached, or read from SQLite (check `instanceof Promise`). */
   lookup(host: string, alias: string, now = Date.now()): MaybePromise<Lookup> {
     const site = this.site(host, now);
     if (site instanceof Promise) return site.then((s) => (s ? this.resolve(s, alias, now) : NO_HOST));
