@@ -1,3 +1,5 @@
+// First: V8 flags must be set before the modules below allocate and run.
+import './runtime-flags.js';
 import cluster from 'node:cluster';
 import { buildApp } from './app.js';
 import { runPrimary } from './cluster.js';
