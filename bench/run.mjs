@@ -86,8 +86,8 @@ async function clicksLost(target) {
   const { code } = await stop(target.child);
   if (code !== 0) throw new Error(`server exited with ${code} on SIGTERM`);
   const db = new Database(target.db.path, { readonly: true });
-  const { recorded } = db.prepare(`SELECT COALESCE(SUM(count), 0) AS recorded FROM click_stats
-    WHERE target_kind = 'link' AND dimension = 'total' AND label = 'clicks' AND target_id <> ?`).get(target.db.statsLinkId);
+  const { recorded } = db.prepare(`SELECT COALESCE(SUM(clicks), 0) AS recorded FROM click_summaries
+    WHERE target_kind = 'link' AND target_id <> ?`).get(target.db.statsLinkId);
   db.close();
   return target.served - recorded;
 }

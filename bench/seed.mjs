@@ -49,16 +49,21 @@ function seedClicks(linkId, count) {
     os: ['Windows', 'iOS', 'Android', 'macOS', 'Linux'],
     social: ['facebook', 'twitter', 'google', 'reddit', 'linkedin'],
   };
-  const stat = db.prepare("INSERT INTO click_stats (target_kind, target_id, dimension, label, count) VALUES ('link', ?, ?, ?, ?)");
+  const stat = db.prepare("INSERT INTO click_stats (target_kind, target_id, dimension, label, count) VALUES ('link', ?, 'referrer', ?, ?)");
+  const summary = db.prepare("INSERT INTO click_summaries (target_kind, target_id, clicks, uniques, labels) VALUES ('link', ?, ?, ?, ?)");
   const unique = db.prepare("INSERT INTO click_uniques (target_kind, target_id, visitor_hash) VALUES ('link', ?, ?)");
   const uniques = Math.min(count, 400_000);
+  // Click i has label i mod n, as a real spread would be uneven but complete.
+  const spread = (names) => names.map((label, i) => [label, Math.floor(count / names.length) + (i < count % names.length ? 1 : 0)]);
   db.transaction(() => {
+    const summarized = {};
     for (const [dimension, names] of Object.entries(labels)) {
-      // Click i has label i mod n, as a real spread would be uneven but complete.
-      names.forEach((label, i) => stat.run(linkId, dimension, label, Math.floor(count / names.length) + (i < count % names.length ? 1 : 0)));
+      for (const [label, n] of spread(names)) {
+        if (dimension === 'referrer') stat.run(linkId, label, n);
+        else summarized[`${dimension}:${label}`] = n;
+      }
     }
-    stat.run(linkId, 'total', 'clicks', count);
-    stat.run(linkId, 'total', 'uniques', uniques);
+    summary.run(linkId, count, uniques, JSON.stringify(summarized));
     for (let i = 0; i < uniques; i++) unique.run(linkId, `v${String(i).padStart(31, '0')}`);
   })();
 }

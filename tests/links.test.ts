@@ -262,8 +262,8 @@ describe('GET /api/urls', () => {
     }
     // Clicks are kept by the click recorder; set them directly for ordering.
     for (const [i, clicks] of [3, 10, 0, 10, 1].entries()) {
-      await server.ctx.db.insertInto('click_stats')
-        .values({ target_kind: 'link', target_id: ids[i]!, dimension: 'total', label: 'clicks', count: clicks }).execute();
+      await server.ctx.db.insertInto('click_summaries')
+        .values({ target_kind: 'link', target_id: ids[i]!, clicks, uniques: clicks, labels: '{}' }).execute();
     }
   });
 

@@ -30,7 +30,9 @@ async function firstRelease(): Promise<{ userId: number; linkId: number; qrId: n
     const qr = await one<{ id: number }>(sql`insert into qr_codes (user_id, slug, name, type, data, payload, scans, unique_scans, created_at)
       values (${user.id}, 'oldqr', 'qr', 'text', '"hi"', 'hi', 9, 2, ${now}) returning id`);
     await sql`insert into click_stats (target_kind, target_id, dimension, label, count)
-      values ('link', ${link.id}, 'country', 'Germany', 41), ('link', 999999, 'country', 'Germany', 5)`.execute(db); // a deleted link's
+      values ('link', ${link.id}, 'country', 'Germany', 41), ('link', ${link.id}, 'referrer', 't.co', 30),
+        ('link', ${link.id}, 'referrer', 'direct', 11), ('link', ${link.id}, 'social', 'twitter', 30),
+        ('link', 999999, 'country', 'Germany', 5)`.execute(db); // the last a deleted link's
     return { userId: user.id, linkId: link.id, qrId: qr.id };
   } finally {
     await db.destroy();
@@ -40,12 +42,19 @@ async function firstRelease(): Promise<{ userId: number; linkId: number; qrId: n
 it('keeps every count when an installation of the first schema is upgraded', async () => {
   const { userId, linkId, qrId } = await firstRelease();
   await store.withCtx(async (ctx) => {
-    expect(await readStats(ctx, 'link', linkId)).toMatchObject({ clicks: 41, uniqueClicks: 17, topCountries: { Germany: 41 } });
+    expect(await readStats(ctx, 'link', linkId)).toMatchObject({
+      clicks: 41, uniqueClicks: 17, topCountries: { Germany: 41 }, topReferrers: { 't.co': 30, direct: 11 },
+      topBrowsers: 0, socialCount: { twitter: 30, facebook: 0 },
+    });
     expect(await readStats(ctx, 'qr', qrId)).toMatchObject({ clicks: 9, uniqueClicks: 2 });
     expect((await findQrSummary(ctx.db, userId, qrId))?.scans).toBe(9);
     const listed = await listLinks(ctx.db, userId, { limit: 10, offset: 0, page: 1 }, 'click');
     expect(listed.map((l) => [l.alias, l.clicks])).toEqual([['old', 41], ['never', 0]]);
     const orphans = await ctx.db.selectFrom('click_stats').select('target_id').where('target_id', '=', 999999).execute();
     expect(orphans).toEqual([]); // statistics left behind by deletes before this release are gone
+    const summaries = await ctx.db.selectFrom('click_summaries').select('target_id').where('target_id', '=', 999999).execute();
+    expect(summaries).toEqual([]);
+    const left = await ctx.db.selectFrom('click_stats').select('dimension').distinct().where('target_id', '=', linkId).execute();
+    expect(left).toEqual([{ dimension: 'referrer' }]); // the other labels and the counters live in the summary
   });
 });

@@ -73,7 +73,7 @@ it('reads counts as numbers and flags as 0/1 integers, as on SQLite', async () =
     .values({ user_id: user.id, alias: 'abc', long_url: 'https://example.com', created_at: 'x', updated_at: 'x' })
     .returning(['id']).executeTakeFirstOrThrow();
   const stat = await ctx.db.insertInto('click_stats')
-    .values({ target_kind: 'link', target_id: link.id, dimension: 'total', label: 'clicks', count: 3 })
+    .values({ target_kind: 'link', target_id: link.id, dimension: 'referrer', label: 'direct', count: 3 })
     .returning(['count']).executeTakeFirstOrThrow();
   expect(row.starred).toBe(1);
   expect(count.n).toBe(1);

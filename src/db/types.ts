@@ -151,8 +151,8 @@ export interface QrCodesTable {
 export type TargetKind = 'link' | 'qr';
 
 /**
- * Every running aggregate of a target: label counts per dimension (country, referrer, browser, os,
- * social) and its counters as dimension 'total', labels 'clicks' and 'uniques'.
+ * A target's referrer counts, a row per referring host (dimension 'referrer'): the one dimension whose
+ * labels come from the visitor without bound, so each is a row of its own rather than part of a summary.
  */
 export interface ClickStatsTable {
   target_kind: TargetKind;
@@ -160,6 +160,18 @@ export interface ClickStatsTable {
   dimension: string;
   label: string;
   count: number;
+}
+
+/**
+ * A target's counters and its label counts of the bounded dimensions (country, browser, os, social) as
+ * one JSON object keyed `dimension:label`, so a click of a target adds to one row (src/db/migrations/0003).
+ */
+export interface ClickSummariesTable {
+  target_kind: TargetKind;
+  target_id: number;
+  clicks: number;
+  uniques: number;
+  labels: string;
 }
 
 /** Deleted links and QR codes, kept a day so clicks still queued for them are dropped. */
@@ -190,6 +202,7 @@ export interface Database {
   bio_pages: BioPagesTable;
   qr_codes: QrCodesTable;
   click_stats: ClickStatsTable;
+  click_summaries: ClickSummariesTable;
   click_uniques: ClickUniquesTable;
   deleted_targets: DeletedTargetsTable;
 }

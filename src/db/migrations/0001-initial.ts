@@ -1,7 +1,7 @@
 import { sql, type Kysely, type CreateTableBuilder } from 'kysely';
 import { isPostgres } from '../dialect.js';
 
-type Builder = CreateTableBuilder<string, never>;
+export type Builder = CreateTableBuilder<string, never>;
 
 /** An auto-increment integer primary key in the dialect's own idiom. */
 function withId(db: Kysely<unknown>, table: string): Builder {
@@ -177,7 +177,7 @@ async function createClicks(db: Kysely<unknown>) {
  * Tables upserted on every click flush are stored in their primary key on SQLite (WITHOUT ROWID), so
  * each write touches one b-tree instead of a rowid table plus its key index. PostgreSQL has no such option.
  */
-function keyedOnly(db: Kysely<unknown>, builder: Builder): Builder {
+export function keyedOnly(db: Kysely<unknown>, builder: Builder): Builder {
   return isPostgres(db) ? builder : builder.modifyEnd(sql`without rowid`);
 }
 

@@ -2,13 +2,13 @@ import type SQLite from 'better-sqlite3';
 import type { Db } from '../../db/connect.js';
 import { BoundedCache } from '../../lib/bounded-cache.js';
 import { formatTimestamp } from '../../lib/time.js';
-import { statRows, targetKey, uniqueRows, type TargetBatch } from './derive.js';
+import { referrerRows, summaryRow, targetKey, uniqueRows, type TargetBatch } from './derive.js';
 import * as repo from './repo.js';
 import { KINDS, type VisitBatch } from './visit-columns.js';
 
 /**
- * Writes one batch of raw visits atomically: aggregates them (bots dropped), then unique visitors and
- * the running aggregates with the targets' counters. `close` releases what the writer holds.
+ * Writes one batch of raw visits atomically: aggregates them (bots dropped), then unique visitors, the
+ * referrer rows and each target's summary row (counters and the other labels). `close` releases what the writer holds.
  */
 export interface BatchWriter {
   write(batch: VisitBatch): Promise<void>;
@@ -49,7 +49,8 @@ export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
       await repo.lockAgainst(trx, 'deletes');
       const targets = await withoutDeleted(trx, batched);
       const fresh = await repo.insertUniques(trx, targets.flatMap(uniqueRows));
-      await repo.upsertStats(trx, targets.flatMap((t) => statRows(t, fresh.get(targetKey(t.kind, t.id)) ?? 0)));
+      await repo.upsertStats(trx, targets.flatMap(referrerRows));
+      await repo.upsertSummaries(trx, targets.map((t) => summaryRow(t, fresh.get(targetKey(t.kind, t.id)) ?? 0)));
     });
   };
   return { write, close: async () => {} };
@@ -80,6 +81,9 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (targets: TargetBatc
   const pruneDue = pruneSchedule();
   const stat = sqlite.prepare(`INSERT INTO click_stats (target_kind, target_id, dimension, label, count) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (target_kind, target_id, dimension, label) DO UPDATE SET count = count + excluded.count`);
+  const summary = sqlite.prepare(`INSERT INTO click_summaries (target_kind, target_id, clicks, uniques, labels) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (target_kind, target_id) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques,
+    labels = ${repo.MERGE_LABELS_SQLITE}`);
   const unique = sqlite.prepare('INSERT OR IGNORE INTO click_uniques (target_kind, target_id, visitor_hash) VALUES (?, ?, ?)');
   // Visitors this writer has committed recently: most clicks are repeat visits, and a pair known to be
   // stored needs no insert. Filled only after a commit, so a rolled-back batch leaves nothing behind.
@@ -102,7 +106,9 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (targets: TargetBatc
     if (before) prune.run(before);
     for (const target of targets) {
       if (deleted.get(target.kind, target.id) !== undefined) continue; // deleted since the visit
-      for (const s of statRows(target, freshVisitors(target))) stat.run(s.target_kind, s.target_id, s.dimension, s.label, s.count);
+      const s = summaryRow(target, freshVisitors(target));
+      summary.run(s.target_kind, s.target_id, s.clicks, s.uniques, s.labels);
+      for (const r of referrerRows(target)) stat.run(r.target_kind, r.target_id, r.dimension, r.label, r.count);
     }
   });
   return (targets) => {

@@ -1,14 +1,13 @@
 import { createHmac } from 'node:crypto';
-import type { ClickStatsTable, ClickUniquesTable, TargetKind } from '../../db/types.js';
+import type { ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../../db/types.js';
 import { memoize } from '../../lib/bounded-cache.js';
 import { normalizeIp } from './geo.js';
 import { FIELDS, KINDS, type VisitBatch } from './visit-columns.js';
 import { countryOf, describeAgent, referrerHost, socialNetwork, UNKNOWN } from './visitor.js';
 
-/** Dimensions kept as label counts in click_stats; 'total' holds the counters. */
+/** Dimensions of label counts: referrers in click_stats, the others in click_summaries. */
 export const DIMENSIONS = ['country', 'referrer', 'browser', 'os', 'social'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
-export const TOTAL = 'total';
 
 /** One target's share of a batch: its click count, label counts and distinct visitor hashes. */
 export interface TargetBatch {
@@ -43,7 +42,7 @@ interface ReferrerCodes {
 
 /**
  * Turns a batch of raw visits into per-target aggregates, dropping bots (redirected but never counted),
- * so each (target, dimension, label) is one upsert. Each distinct header of the batch is parsed once
+ * so each target is one summary upsert plus one per referrer. Each distinct header of the batch is parsed once
  * into label codes, so a visit costs a few numeric map updates: at 1M links nearly every visit is a
  * target of its own, and five maps per target were most of the aggregation's cost. Targets come out
  * sorted by kind and id, so concurrent writers (WORKERS, several nodes) lock rows in one order. One per
@@ -138,17 +137,32 @@ function bump(counts: Map<number, number>, code: number): void {
   counts.set(code, (counts.get(code) ?? 0) + 1);
 }
 
-/** The target's click_stats increments in lock order: labels by dimension and label, then its counters. */
-export function statRows(target: TargetBatch, freshVisitors: number): ClickStatsTable[] {
+/** Dimensions counted in the target's summary row; referrers (unbounded) get rows of their own. */
+const SUMMARIZED = new Set<string>(['country', 'browser', 'os', 'social']);
+
+/** A label's key in a summary's `labels` object (dimension names hold no colon). */
+export const labelKey = (dimension: string, label: string) => `${dimension}:${label}`;
+
+/** The target's increments of its click_summaries row: counters, and bounded-dimension labels as JSON. */
+export function summaryRow(target: TargetBatch, freshVisitors: number): ClickSummariesTable {
+  const labels: Record<string, number> = {};
+  const { byCode } = target.labels;
+  for (const [code, count] of target.counts) {
+    const { dimension, label } = byCode[code]!;
+    if (SUMMARIZED.has(dimension)) labels[labelKey(dimension, label)] = count;
+  }
+  return { target_kind: target.kind, target_id: target.id, clicks: target.clicks, uniques: freshVisitors, labels: JSON.stringify(labels) };
+}
+
+/** The target's referrer increments for click_stats, in lock order (by label). */
+export function referrerRows(target: TargetBatch): ClickStatsTable[] {
   const { kind: target_kind, id: target_id } = target;
-  const rows: ClickStatsTable[] = [];
   const { byCode, rank } = target.labels;
+  const rows: ClickStatsTable[] = [];
   for (const code of [...target.counts.keys()].sort((a, b) => rank[a]! - rank[b]!)) {
     const { dimension, label } = byCode[code]!;
-    rows.push({ target_kind, target_id, dimension, label, count: target.counts.get(code)! });
+    if (!SUMMARIZED.has(dimension)) rows.push({ target_kind, target_id, dimension, label, count: target.counts.get(code)! });
   }
-  rows.push({ target_kind, target_id, dimension: TOTAL, label: 'clicks', count: target.clicks });
-  if (freshVisitors > 0) rows.push({ target_kind, target_id, dimension: TOTAL, label: 'uniques', count: freshVisitors });
   return rows;
 }
 

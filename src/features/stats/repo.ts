@@ -2,9 +2,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { isPostgres } from '../../db/dialect.js';
-import type { ClickStatsTable, ClickUniquesTable, TargetKind } from '../../db/types.js';
+import type { ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../../db/types.js';
 import { nowTimestamp } from '../../lib/time.js';
-import { TOTAL } from './derive.js';
 
 /** Where each kind of target lives. */
 const TARGETS = { link: 'links', qr: 'qr_codes' } as const;
@@ -55,12 +54,35 @@ export async function pruneDeletedTargets(db: Db, before: string): Promise<void>
   await db.deleteFrom('deleted_targets').where('deleted_at', '<', before).execute();
 }
 
-/** Adds the batch's counts to the running aggregates; rows must be distinct per key (PostgreSQL insists). */
+/** Adds the batch's referrer counts; rows must be distinct per key (PostgreSQL insists). */
 export async function upsertStats(db: Db, rows: ClickStatsTable[]): Promise<void> {
   await eachChunk(rows, async (chunk) => {
     await db.insertInto('click_stats').values(chunk)
       .onConflict((oc) => oc.columns(['target_kind', 'target_id', 'dimension', 'label'])
         .doUpdateSet((eb) => ({ count: eb('click_stats.count', '+', eb.ref('excluded.count')) })))
+      .execute();
+  });
+}
+
+/**
+ * `labels` of a summary plus those of the incoming row, added key by key, in the database itself: an
+ * upsert needs no read first. SQLite's form is also the click writer thread's (batch-writers.ts).
+ */
+export const MERGE_LABELS_SQLITE = `(select json_group_object(key, total) from (select key, sum(value) as total from
+  (select key, value from json_each(click_summaries.labels) union all select key, value from json_each(excluded.labels)) group by key))`;
+const MERGE_LABELS_POSTGRES = `(select coalesce(jsonb_object_agg(key, total), '{}'::jsonb)::text from (select key, sum(value::bigint) as total from
+  (select * from jsonb_each_text(click_summaries.labels::jsonb) union all select * from jsonb_each_text(excluded.labels::jsonb)) e group by key) s)`;
+
+/** Adds the batch's counters and labels to the targets' summaries; one row per target. */
+export async function upsertSummaries(db: Db, rows: ClickSummariesTable[]): Promise<void> {
+  const merge = sql.raw<string>(isPostgres(db) ? MERGE_LABELS_POSTGRES : MERGE_LABELS_SQLITE);
+  await eachChunk(rows, async (chunk) => {
+    await db.insertInto('click_summaries').values(chunk)
+      .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet((eb) => ({
+        clicks: eb('click_summaries.clicks', '+', eb.ref('excluded.clicks')),
+        uniques: eb('click_summaries.uniques', '+', eb.ref('excluded.uniques')),
+        labels: merge,
+      })))
       .execute();
   });
 }
@@ -81,24 +103,39 @@ export async function insertUniques(db: Db, rows: ClickUniquesTable[]): Promise<
   return fresh;
 }
 
-/** The target's counters (dimension 'total'); zeros when it has none. */
-export async function readCounters(db: Db, kind: TargetKind, id: number): Promise<{ clicks: number; uniques: number }> {
-  const rows = await db.selectFrom('click_stats').select(['label', 'count'])
-    .where('target_kind', '=', kind).where('target_id', '=', id).where('dimension', '=', TOTAL).execute();
-  const count = (label: string) => Number(rows.find((r) => r.label === label)?.count ?? 0);
-  return { clicks: count('clicks'), uniques: count('uniques') };
+export interface Summary {
+  clicks: number;
+  uniques: number;
+  /** `dimension:label` → count, for the dimensions other than referrer. */
+  labels: Record<string, number>;
+}
+
+/** The target's counters and bounded-dimension labels; zeros when it has none. */
+export async function readSummary(db: Db, kind: TargetKind, id: number): Promise<Summary> {
+  const row = await db.selectFrom('click_summaries').select(['clicks', 'uniques', 'labels'])
+    .where('target_kind', '=', kind).where('target_id', '=', id).executeTakeFirst();
+  if (!row) return { clicks: 0, uniques: 0, labels: {} };
+  return { clicks: Number(row.clicks), uniques: Number(row.uniques), labels: parseLabels(row.labels) };
+}
+
+function parseLabels(text: string): Record<string, number> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' ? (value as Record<string, number>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** A target's click count (0 when none) as a correlated subquery, for lists that show or sort by it. */
 export function clickCount(kind: TargetKind, idColumn: 'links.id' | 'qr_codes.id') {
-  return sql<number>`coalesce((select count from click_stats where target_kind = ${kind} and target_id = ${sql.ref(idColumn)}
-    and dimension = ${TOTAL} and label = 'clicks'), 0)`;
+  return sql<number>`coalesce((select clicks from click_summaries where target_kind = ${kind} and target_id = ${sql.ref(idColumn)}), 0)`;
 }
 
-/** Highest counts first (ties by label); a range of the primary key, sorted (labels per target are few). */
-export async function topLabels(db: Db, kind: TargetKind, id: number, dimension: string, limit: number) {
+/** Most frequent referrers first (ties by host); a range of the primary key, sorted (a target's referrers are few). */
+export async function topReferrers(db: Db, kind: TargetKind, id: number, limit: number) {
   const rows = await db.selectFrom('click_stats').select(['label', 'count'])
-    .where('target_kind', '=', kind).where('target_id', '=', id).where('dimension', '=', dimension)
+    .where('target_kind', '=', kind).where('target_id', '=', id).where('dimension', '=', 'referrer')
     .orderBy('count', 'desc').orderBy('label').limit(limit).execute();
   return rows.map((row) => ({ label: row.label, count: Number(row.count) }));
 }
@@ -122,7 +159,7 @@ export async function forgetTargets(db: Db, kind: TargetKind, ids: number[]): Pr
     const chunk = ids.slice(i, i + MAX_VARIABLES);
     await db.insertInto('deleted_targets').values(chunk.map((target_id) => ({ target_kind: kind, target_id, deleted_at })))
       .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet({ deleted_at })).execute();
-    for (const table of ['click_stats', 'click_uniques'] as const) {
+    for (const table of ['click_stats', 'click_summaries', 'click_uniques'] as const) {
       await db.deleteFrom(table).where('target_kind', '=', kind).where('target_id', 'in', chunk).execute();
     }
   }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { TargetKind } from '../../db/types.js';
-import type { Dimension } from './derive.js';
+import { labelKey, type Dimension } from './derive.js';
 import * as repo from './repo.js';
 
 /** Label → count, or the spec's `0` when there is nothing to show. */
@@ -24,11 +24,11 @@ const TOP = 10;
 const SOCIAL_MAX = 50;
 
 /**
- * Statistics of one link or QR code, read from the targets' counters and the click_stats aggregates
- * only (never the click log), so it costs the same for ten clicks or ten million. The caller checks
- * ownership first. Label maps list the top 10 by count (ties by label); socialCount lists every network
- * seen plus `socialKeys` with 0. Unknown countries count as "Unknown", visits without a referrer as
- * "direct"; bots are not counted.
+ * Statistics of one link or QR code, read from the target's summary row and its referrer rows only
+ * (never a click log), so it costs the same for ten clicks or ten million. The caller checks ownership
+ * first. Label maps list the top 10 by count (ties by label); socialCount lists every network seen plus
+ * `socialKeys` with 0. Unknown countries count as "Unknown", visits without a referrer as "direct";
+ * bots are not counted.
  */
 export async function readStats(
   ctx: AppContext,
@@ -36,23 +36,31 @@ export async function readStats(
   id: number,
   socialKeys: string[] = DEFAULT_SOCIAL_KEYS,
 ): Promise<Stats> {
-  const counters = await repo.readCounters(ctx.db, kind, id);
-  const top = (dimension: Dimension, limit = TOP) => repo.topLabels(ctx.db, kind, id, dimension, limit);
-  const [countries, referrers, browsers, os, social] = [
-    await top('country'), await top('referrer'), await top('browser'), await top('os'), await top('social', SOCIAL_MAX),
-  ];
+  const summary = await repo.readSummary(ctx.db, kind, id);
+  const referrers = await repo.topReferrers(ctx.db, kind, id, TOP);
+  const top = (dimension: Dimension, limit = TOP) => topOf(summary.labels, dimension, limit);
   return {
-    clicks: counters.clicks,
-    uniqueClicks: counters.uniques,
-    topCountries: labelCounts(countries),
+    clicks: summary.clicks,
+    uniqueClicks: summary.uniques,
+    topCountries: labelCounts(top('country')),
     topReferrers: labelCounts(referrers),
-    topBrowsers: labelCounts(browsers),
-    topOs: labelCounts(os),
-    socialCount: { ...Object.fromEntries(socialKeys.map((key) => [key, 0])), ...counts(social) },
+    topBrowsers: labelCounts(top('browser')),
+    topOs: labelCounts(top('os')),
+    socialCount: { ...Object.fromEntries(socialKeys.map((key) => [key, 0])), ...counts(top('social', SOCIAL_MAX)) },
   };
 }
 
 type Row = { label: string; count: number };
+
+/** The dimension's labels of a summary, highest count first, ties by label (as the referrer query orders). */
+function topOf(labels: Record<string, number>, dimension: Dimension, limit: number): Row[] {
+  const prefix = labelKey(dimension, '');
+  const rows: Row[] = [];
+  for (const [key, count] of Object.entries(labels)) {
+    if (key.startsWith(prefix)) rows.push({ label: key.slice(prefix.length), count: Number(count) });
+  }
+  return rows.sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0)).slice(0, limit);
+}
 
 // fromEntries defines own properties, so even a label like "__proto__" stays a plain key.
 const counts = (rows: Row[]): Record<string, number> => Object.fromEntries(rows.map((r) => [r.label, r.count]));
