@@ -8,7 +8,8 @@ import { KINDS, type VisitBatch } from './visit-columns.js';
 
 /**
  * Writes one batch of raw visits atomically: aggregates them (bots dropped), then unique visitors, the
- * referrer rows and each target's summary row (counters and the other labels). `close` releases what the writer holds.
+ * referrer rows and each target's summary row (counters and the other labels). `close` releases what
+ * the writer holds.
  */
 export interface BatchWriter {
   write(batch: VisitBatch): Promise<void>;

@@ -42,11 +42,11 @@ interface ReferrerCodes {
 
 /**
  * Turns a batch of raw visits into per-target aggregates, dropping bots (redirected but never counted),
- * so each target is one summary upsert plus one per referrer. Each distinct header of the batch is parsed once
- * into label codes, so a visit costs a few numeric map updates: at 1M links nearly every visit is a
- * target of its own, and five maps per target were most of the aggregation's cost. Targets come out
- * sorted by kind and id, so concurrent writers (WORKERS, several nodes) lock rows in one order. One per
- * writer: it holds the visitor hash memo.
+ * so each target is one summary upsert plus one per referrer. Each distinct header of the batch is
+ * parsed once into label codes, so a visit costs a few numeric map updates: at 1M links nearly every
+ * visit is a target of its own, and five maps per target were most of the aggregation's cost. Targets
+ * come out sorted by kind and id, so concurrent writers (WORKERS, several nodes) lock rows in one order.
+ * One per writer: it holds the visitor hash memo.
  */
 export function clickAggregator(secret: string): (batch: VisitBatch) => TargetBatch[] {
   // Salted so a stored hash cannot be reversed by hashing every address; no raw IP is kept.
