@@ -130,7 +130,7 @@ describe('POST /api/url/add', () => {
     }
   });
 
-  it('refuses bad expiry, target links, language codes, too many targets and short passwords', async () => {
+  it('refuses bad expiry, target links, language codes, too many targets and overlong passwords', async () => {
     const url = 'https://example.com';
     for (const expiry of ['2030-01-01', '2030-02-30 00:00:00', 'tomorrow', '2030-01-01T00:00:00Z']) await expect400({ url, expiry }, 'expiry');
     await expect400({ url, geotarget: [{ location: 'fr', link: 'javascript:alert(1)' }] }, 'geotarget[0].link');
@@ -140,7 +140,23 @@ describe('POST /api/url/add', () => {
     await expect400({ url, geotarget: Array.from({ length: 51 }, () => ({ location: 'fr', link: 'https://ok.example' })) }, 'geotarget');
     await expect400({ url, parameters: [{ name: '', value: 'x' }] }, 'parameters[0].name');
     await expect400({ url, metaimage: 'javascript:x' }, 'metaimage');
-    await expect400({ url, password: 'short' }, '8 characters');
+    await expect400({ url, password: 'x'.repeat(257) }, '"password"');
+  });
+
+  it('accepts link passwords of any non-empty length, and "" as none', async () => {
+    for (const password of ['1', '1234', 'pass']) {
+      const res = await add({ url: 'https://example.com/locked', password });
+      expect(res.status, password).toBe(200);
+      expect((await row(res.body.id)).password_hash).toMatch(/^\$argon2id\$/);
+    }
+    expect((await row((await add({ url: 'https://example.com/open', password: '' })).body.id)).password_hash).toBeNull();
+    await add({ url: 'https://example.com/pin', custom: 'pin-locked', password: '1234' });
+    expect((await server.visit('/pin-locked')).text).toContain('name="password"');
+    const unlock = (password: string) => server.visit('/pin-locked', {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `password=${password}`,
+    });
+    expect((await unlock('123')).status).toBe(401);
+    expect((await unlock('1234')).status).toBe(303);
   });
 
   it('checks the type and the ids it names', async () => {
@@ -198,7 +214,9 @@ describe('PUT /api/url/{id}/update', () => {
     await expect400({ url: 'https://example.com', type: `overlay-${mine.overlay}` }, 'on update', send);
     await expect400({ url: 'https://example.com', custom: 'api' }, 'reserved', send);
     await expect400({ url: 'https://example.com', expiry: 'soon' }, 'expiry', send);
-    await expect400({ url: 'https://example.com', password: 'short' }, '8 characters', send);
+    await expect400({ url: 'https://example.com', password: 'x'.repeat(257) }, '"password"', send);
+    expect((await update(id, { url: 'https://example.com', password: '12' })).status).toBe(200);
+    expect((await row(id)).password_hash).toMatch(/^\$argon2id\$/);
     await expect400({ url: 'https://example.com', pixels: [theirs.pixel] }, 'pixel', send);
     await add({ url: 'https://example.com', custom: 'occupied' }, otherKey);
     expect((await update(id, { url: 'https://example.com', custom: 'occupied' })).status).toBe(409);

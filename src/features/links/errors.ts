@@ -1,7 +1,5 @@
 import { AppError, conflict, invalid, notFound } from '../../lib/errors.js';
 
-export const MIN_LINK_PASSWORD = 8;
-
 export const LinkError = {
   notFound: () => notFound('Link'),
   aliasTaken: () => conflict('That alias is taken. Please choose another one.'),
@@ -13,7 +11,6 @@ export const LinkError = {
     : `Unknown type "${value}": use direct, frame, splash, the id of one of your splash pages or overlay-{id} for one of your overlays.`),
   unknownSplash: (id: number) => invalid(`type: there is no splash page with id ${id} in your account (see GET /api/splash).`),
   unknownOverlay: (id: number) => invalid(`type: there is no overlay with id ${id} in your account (see GET /api/overlay).`),
-  passwordShort: () => invalid(`password must be at least ${MIN_LINK_PASSWORD} characters (or "" for none).`),
   badExpiry: () => invalid('expiry must be a timestamp written YYYY-MM-DD HH:MM:SS (UTC), or null / "" for none.'),
   badTargetName: (field: string, what: string) => invalid(`${field} must be ${what}.`),
   unknownPixel: (id: number) => invalid(`pixels: there is no pixel with id ${id} in your account (see GET /api/pixels).`),

@@ -3,7 +3,7 @@ import { ALIAS_PATTERN, isReserved } from '../../lib/reserved.js';
 import { hashPassword } from '../../lib/secrets.js';
 import { parseTimestamp } from '../../lib/time.js';
 import { checkHttpUrl, optionalHttpUrl } from '../../lib/urls.js';
-import { LinkError, MIN_LINK_PASSWORD } from './errors.js';
+import { LinkError } from './errors.js';
 import type { LinkInput } from './schema.js';
 
 /** Field checks that need no database: each turns request values into column values. */
@@ -73,11 +73,13 @@ export function linkColumns(input: LinkInput): LinkUpdate {
   return columns;
 }
 
-/** undefined: unchanged (or none on add); null: remove; else the argon2 hash. */
+/**
+ * undefined: unchanged (or none on add); null: remove; else the argon2 hash. Any length: a link password is
+ * no account password (clients send "1234"), and the per-link, per-client throttle is what guards it.
+ */
 export async function passwordColumn(value: string | undefined): Promise<string | null | undefined> {
   if (value === undefined) return undefined;
   if (value === '') return null;
-  if (value.length < MIN_LINK_PASSWORD) throw LinkError.passwordShort();
   return hashPassword(value);
 }
 

@@ -14,7 +14,7 @@ export const LinkBody = Type.Object({
   type: Type.Optional(Type.String({
     description: '`direct` (default), `frame`, `splash` (default splash page), the id of one of your splash pages as a string, or on add `overlay-{id}` for one of your overlays',
   })),
-  password: Type.Optional(Type.String({ maxLength: 256, description: 'At least 8 characters; on update "" removes the password. Never returned.' })),
+  password: Type.Optional(Type.String({ maxLength: 256, description: 'Any non-empty text up to 256 characters; "" means none (on update it removes the password). Never returned.' })),
   domain: Type.Optional(Type.Union([Type.String(), Type.Boolean(), Type.Null()], {
     description: 'One of your branded domains, with or without its scheme; false, "" or absent = the default domain',
   })),
