@@ -267,6 +267,31 @@ describe('GET and DELETE /api/url/{id}', () => {
   });
 });
 
+describe('title and description from metatitle and metadescription', () => {
+  it('answers the meta texts as title and description on detail, list and channel items, after add and update', async () => {
+    const k = (await server.user()).apiKey;
+    const channel = (await server.call('POST', '/api/channel/add', { key: k, body: { name: 'Meta' } })).body.id;
+    const shown = async (id: number) => {
+      const entry = (await server.call('GET', '/api/urls?limit=1', { key: k })).body.data.urls[0];
+      const item = (await server.call('GET', `/api/channel/${channel}`, { key: k })).body.data.items[0];
+      const { title, description } = (await detail(id, k)).body.details;
+      expect(entry.id).toBe(id);
+      expect({ title: entry.title, description: entry.description }).toEqual({ title, description });
+      expect(item.title).toBe(title);
+      return { title, description };
+    };
+    const meta = { metatitle: 'Full Title — Ünïcödé ✓', metadescription: 'Ça marche 日本語' };
+    const { id } = (await add({ url: 'https://example.com/meta', channel, ...meta }, k)).body;
+    expect(await shown(id)).toEqual({ title: meta.metatitle, description: meta.metadescription });
+    expect((await server.call('GET', `/api/urls?q=${encodeURIComponent('full title')}`, { key: k })).body.data.urls).toHaveLength(1);
+
+    await update(id, { url: 'https://example.com/meta', metatitle: 'Changed', metadescription: '' }, k);
+    expect(await shown(id)).toEqual({ title: 'Changed', description: '' });
+    await update(id, { url: 'https://example.com/meta', title: 'Own title', description: 'Own text' }, k);
+    expect(await shown(id)).toEqual({ title: 'Own title', description: 'Own text' });
+  });
+});
+
 describe('GET /api/urls', () => {
   let fresh: string;
   const ids: number[] = [];

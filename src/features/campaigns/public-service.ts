@@ -25,7 +25,7 @@ export async function findPublicList(ctx: AppContext, username: string, tail: st
     name: campaign.name,
     links: rows.map((row) => {
       const href = shortUrl(ctx.config, row.host && row.scheme ? { host: row.host, scheme: row.scheme } : null, row.alias);
-      return { href, label: row.title || (row.password_hash === null ? row.long_url : href) };
+      return { href, label: row.title || (row.password_hash === null ? row.meta_title || row.long_url : href) };
     }),
   };
 }

@@ -91,6 +91,7 @@ export interface CampaignLinkRow {
   id: number;
   alias: string;
   title: string;
+  meta_title: string;
   long_url: string;
   password_hash: string | null;
   expiry: string | null;
@@ -102,7 +103,7 @@ export interface CampaignLinkRow {
 export function campaignLinks(db: Db, campaignId: number, limit: number): Promise<CampaignLinkRow[]> {
   return db.selectFrom('links')
     .leftJoin('domains', 'domains.id', 'links.domain_id')
-    .select(['links.id', 'links.alias', 'links.title', 'links.long_url', 'links.password_hash', 'links.expiry', 'domains.scheme', 'domains.host'])
+    .select(['links.id', 'links.alias', 'links.title', 'links.meta_title', 'links.long_url', 'links.password_hash', 'links.expiry', 'domains.scheme', 'domains.host'])
     .where('links.campaign_id', '=', campaignId)
     .orderBy('links.id')
     .limit(limit)

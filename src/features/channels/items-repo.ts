@@ -31,7 +31,7 @@ export function pageItems(db: Db, channelId: number, userId: number, page: Page)
 export function linksByIds(db: Db, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
   return db.selectFrom('links').leftJoin('domains', 'domains.id', 'links.domain_id')
-    .select(['links.id', 'links.alias', 'links.title', 'links.long_url', 'links.created_at', 'domains.scheme', 'domains.host'])
+    .select(['links.id', 'links.alias', 'links.title', 'links.meta_title', 'links.long_url', 'links.created_at', 'domains.scheme', 'domains.host'])
     .where('links.id', 'in', ids).execute();
 }
 

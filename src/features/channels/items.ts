@@ -42,7 +42,7 @@ async function resolve(ctx: AppContext, linkIds: number[], bioIds: number[], qrI
   const base = ctx.config.BASE_URL;
   for (const l of links) {
     const domain = l.scheme && l.host ? { scheme: l.scheme, host: l.host } : null;
-    out.set(`links:${l.id}`, { title: l.title || l.long_url, preview: l.long_url, link: shortUrl(ctx.config, domain, l.alias), date: dateOnly(l.created_at) });
+    out.set(`links:${l.id}`, { title: l.title || l.meta_title || l.long_url, preview: l.long_url, link: shortUrl(ctx.config, domain, l.alias), date: dateOnly(l.created_at) });
   }
   for (const b of bios) out.set(`bio:${b.id}`, { title: b.name, preview: `${base}/${b.alias}`, link: `${base}/${b.alias}`, date: dateOnly(b.created_at) });
   for (const q of qrs) out.set(`qr:${q.id}`, { title: q.name, preview: `${base}/qr/${q.slug}`, link: `${base}/qr/${q.slug}`, date: dateOnly(q.created_at) });

@@ -14,7 +14,7 @@ export const ChannelEntry = Type.Object({
 export const ChannelItem = Type.Object({
   type: Type.String({ description: '`links`, `bio` or `qr`' }),
   id: Type.Integer({ description: 'Id of the item within its type' }),
-  title: Type.String({ description: 'Link title (or its long URL), bio page name or QR code name' }),
+  title: Type.String({ description: 'Link title (else its meta title, else its long URL), bio page name or QR code name' }),
   preview: Type.String({ description: 'Links: the long URL; bio pages and QR codes: their public URL' }),
   link: Type.String({ description: 'Links: the short URL; bio pages: `{BASE_URL}/{alias}`; QR codes: `{BASE_URL}/qr/{slug}`' }),
   date: Type.String({ description: 'Creation date of the item, `YYYY-MM-DD`' }),

@@ -19,15 +19,15 @@ export function findLink(db: Db, userId: number, id: number): Promise<LinkWithDo
   return withDomain(db).where('links.id', '=', id).where('links.user_id', '=', userId).executeTakeFirst();
 }
 
-/** Case-insensitive search in alias, long URL and title; LIKE wildcards in the term are literal. */
+/** Case-insensitive search in alias, long URL, title and meta title; LIKE wildcards in the term are literal. */
 function matches(q: string | undefined) {
   const term = q?.trim().toLowerCase();
   return (eb: ExpressionBuilder<Database, 'links'>) => {
     if (!term) return eb.lit(true);
     const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const like = (column: 'links.alias' | 'links.long_url' | 'links.title') =>
+    const like = (column: 'links.alias' | 'links.long_url' | 'links.title' | 'links.meta_title') =>
       sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
-    return eb.or([like('links.alias'), like('links.long_url'), like('links.title')]);
+    return eb.or([like('links.alias'), like('links.long_url'), like('links.title'), like('links.meta_title')]);
   };
 }
 

@@ -18,7 +18,7 @@ export function linkRoutes(app: App, ctx: AppContext): void {
     schema: {
       tags,
       summary: 'Short links of the account',
-      description: '`order=click` sorts by clicks (most first), anything else by date (newest first); `q` searches alias, long URL and title.',
+      description: '`order=click` sorts by clicks (most first), anything else by date (newest first); `q` searches alias, long URL, title and meta title. `title`/`description` are the ones set through the extension fields, else `metatitle`/`metadescription`.',
       querystring: LinkListQuery,
       response: { 200: LinkList, ...errorResponses },
     },

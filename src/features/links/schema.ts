@@ -37,7 +37,7 @@ export type LinkInput = Static<typeof LinkBody>;
 export const LinkListQuery = Type.Object({
   ...PageQuery.properties,
   order: Type.Optional(Type.String({ description: '`date` (newest first, default) or `click` (most clicked first); anything else means date' })),
-  q: Type.Optional(Type.String({ description: 'Search in alias, long URL and title (case-insensitive)' })),
+  q: Type.Optional(Type.String({ description: 'Search in alias, long URL, title and meta title (case-insensitive)' })),
 });
 
 export const LinkEntry = Type.Object({

@@ -1,4 +1,5 @@
 import type { Config } from '../../config.js';
+import type { LinkRow } from '../../db/types.js';
 import { shortUrl, type DomainRef } from '../../lib/short-url.js';
 import type { Stats } from '../stats/service.js';
 import type { LinkWithDomain } from './repo.js';
@@ -10,6 +11,14 @@ export function domainOf(link: { host: string | null; scheme: string | null }): 
   return link.host && link.scheme ? { host: link.host, scheme: link.scheme } : null;
 }
 
+/**
+ * The spec's requests set `metatitle`/`metadescription` and its answers show `title`/`description`: a
+ * title set through the extension field wins, else the meta one (clients show `title`).
+ */
+export function shownText(link: Pick<LinkRow, 'title' | 'description' | 'meta_title' | 'meta_description'>) {
+  return { title: link.title || link.meta_title, description: link.description || link.meta_description };
+}
+
 export function toEntry(config: Config, link: LinkWithDomain) {
   return {
     id: link.id,
@@ -17,8 +26,7 @@ export function toEntry(config: Config, link: LinkWithDomain) {
     shorturl: shortUrl(config, domainOf(link), link.alias),
     longurl: link.long_url,
     clicks: Number(link.clicks),
-    title: link.title,
-    description: link.description,
+    ...shownText(link),
     date: link.created_at,
   };
 }
@@ -46,8 +54,7 @@ export function toDetail(config: Config, link: LinkWithDomain, stats: Stats) {
       id: link.id,
       shorturl: shortUrl(config, domainOf(link), link.alias),
       longurl: link.long_url,
-      title: link.title,
-      description: link.description,
+      ...shownText(link),
       location: targetMap(link.geo_targets, 'location'),
       device: targetMap(link.device_targets, 'device'),
       expiry: link.expiry,
