@@ -43,6 +43,20 @@ describe('splash pages', () => {
     expect(await findSplashById(server.ctx.db, added.body.id)).toBeUndefined();
   });
 
+  it('keeps a contact overlay e-mail address, checked as an address', async () => {
+    const add = (email: unknown) => server.call('POST', '/api/overlay/add', { key: me.apiKey, body: { type: 'contact', name: 'Mail', email } });
+    const made = await add(' mailto:Team.Sales+x@example.co.uk ');
+    expect(made.status).toBe(200);
+    expect(await findOverlayById(server.ctx.db, made.body.id)).toMatchObject({ email: 'Team.Sales+x@example.co.uk' });
+    for (const email of ['not an address', 'a@b', 'a@example.com?cc=evil@example.com', 'a b@example.com', 5]) {
+      const res = await add(email);
+      expect(res.status, String(email)).toBe(400);
+      expect(res.body.message, String(email)).toContain('email');
+    }
+    await server.call('PUT', `/api/overlay/${made.body.id}/update`, { key: me.apiKey, body: { email: '' } });
+    expect(await findOverlayById(server.ctx.db, made.body.id)).toMatchObject({ email: '' });
+  });
+
   it('refuses bad input with 400', async () => {
     for (const body of [{}, { name: '  ' }, { name: 'x', image: 'javascript:alert(1)' }, { name: 'x', image: 'ftp://a.b/c' }, { name: 3 }, { name: 'x'.repeat(101) }]) {
       const res = await server.call('POST', '/api/splash/add', { key: me.apiKey, body });

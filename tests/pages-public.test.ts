@@ -125,6 +125,21 @@ describe('overlay links', () => {
     expect(res.text).toContain('href="https://example.com/contact"');
     expect(res.text).not.toContain('<form');
   });
+
+  it('a contact overlay with an e-mail address shows a form and a link that open the mail client', async () => {
+    const overlay = await api('/api/overlay/add', { type: 'contact', name: 'Mail', message: 'Write to us', button_text: 'Send it', email: 'team@example.com' });
+    const { alias } = await addLink({ url: 'https://example.com/base', type: `overlay-${overlay.id}` });
+    const res = await page(`/${alias}`);
+    expectSafePage(res);
+    expect(res.text).toContain('<form method="get" action="mailto:team@example.com" target="_top">');
+    expect(res.text).toMatch(/<textarea id="cta-body" name="body"/);
+    expect(res.text).toContain('>Send it</button>');
+    expect(res.text).toContain('<a href="mailto:team@example.com" target="_top">team@example.com</a>');
+    expect(String(res.headers['content-security-policy'])).toMatch(/form-action [^;]*mailto:/);
+
+    await server.call('PUT', `/api/overlay/${overlay.id}/update`, { key, body: { email: 'sales@example.org' } });
+    expect((await page(`/${alias}`)).text).toContain('action="mailto:sales@example.org"');
+  });
 });
 
 describe('pixels', () => {

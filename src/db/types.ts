@@ -116,6 +116,8 @@ export interface OverlaysTable {
   message: Generated<string>;
   button_text: Generated<string>;
   button_link: Generated<string>;
+  /** A contact overlay's address; '' for none. */
+  email: Generated<string>;
   created_at: string;
 }
 

@@ -29,6 +29,10 @@ export const OverlayAddBody = Type.Object({
   message: Type.Optional(Type.String({ maxLength: 1000 })),
   button_text: Type.Optional(Type.String({ maxLength: 100 })),
   button_link: Type.Optional(httpUrl('Button link')),
+  email: Type.Optional(Type.String({
+    maxLength: 254,
+    description: 'Contact overlays: the e-mail address visitors write to (the overlay shows a form that opens their mail client); "" for none',
+  })),
 });
 export const OverlayUpdateBody = Type.Partial(OverlayAddBody);
 

@@ -14,6 +14,7 @@ export const PageError = {
   overlayNotFound: () => notFound('Overlay'),
   nameRequired: () => invalid('The name is required.'),
   overlayType: () => invalid('The overlay type must be message or contact.'),
+  emailInvalid: () => invalid('email must be an e-mail address such as team@example.com (or "" for none).'),
 };
 
 /** A required name: present names must not be blank. */
@@ -61,6 +62,17 @@ interface OverlayInput {
   message?: string;
   button_text?: string;
   button_link?: string;
+  email?: string;
+}
+
+/** Strict enough to stand in a mailto: URL as it is (no `?`, `&` or spaces). */
+const MAIL_ADDRESS = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
+
+function contactEmail(value: string | undefined): string | undefined {
+  const address = value?.trim().replace(/^mailto:/i, '');
+  if (address === undefined || address === '') return address;
+  if (!MAIL_ADDRESS.test(address)) throw PageError.emailInvalid();
+  return address;
 }
 
 function overlayChanges(input: OverlayInput): Partial<OverlayFields> {
@@ -71,6 +83,7 @@ function overlayChanges(input: OverlayInput): Partial<OverlayFields> {
     message: input.message,
     button_text: input.button_text?.trim(),
     button_link: input.button_link === undefined ? undefined : optionalHttpUrl(input.button_link, 'button_link'),
+    email: contactEmail(input.email),
   });
 }
 
@@ -80,7 +93,7 @@ export async function addSplash(ctx: AppContext, userId: number, input: SplashIn
 }
 
 export async function addOverlay(ctx: AppContext, userId: number, input: OverlayInput & { type: string; name: string }): Promise<number> {
-  const fields = { message: '', button_text: '', button_link: '', ...overlayChanges(input) } as OverlayFields;
+  const fields = { message: '', button_text: '', button_link: '', email: '', ...overlayChanges(input) } as OverlayFields;
   return repo.insertOverlay(ctx.db, { ...fields, user_id: userId, created_at: nowTimestamp() });
 }
 

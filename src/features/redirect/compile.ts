@@ -33,7 +33,7 @@ export interface CompiledLink {
   unframeable: Set<string> | null;
   pixels: PixelBundle | null;
   splash: Pick<SplashRow, 'title' | 'content' | 'image'> | null;
-  overlay: Pick<OverlayRow, 'type' | 'message' | 'button_text' | 'button_link'> | null;
+  overlay: Pick<OverlayRow, 'type' | 'message' | 'button_text' | 'button_link' | 'email'> | null;
 }
 
 export interface CompileDeps {

@@ -92,7 +92,7 @@ ${link.meta.description ? html`<p>${link.meta.description}</p>` : ''}`;
 export function overlayPage(link: CompiledLink, destination: string): RenderedPage {
   if (link.unframeable?.has(destination)) return plainLinkPage(link, destination);
   const overlay = link.overlay!;
-  const mail = overlay.type === 'contact' ? mailAddress(overlay.button_link) : null;
+  const mail = overlay.type === 'contact' && overlay.email ? overlay.email : null;
   const box = mail ? contactForm(overlay.message, overlay.button_text, mail) : messageBox(overlay);
   return linkPage(link, {
     title: link.meta.title || hostOf(destination),
@@ -111,22 +111,16 @@ function messageBox(overlay: { type: string; message: string; button_text: strin
 }
 
 /**
- * A contact overlay whose link is an e-mail address gets a form that opens the visitor's mail client
- * (mailto:), so nothing is posted to any server; with a web address it is a button to that page.
+ * A contact overlay with an e-mail address gets a form that opens the visitor's mail client: a GET to
+ * mailto: turns its fields into `?subject=…&body=…`, the form every browser hands over, and nothing is
+ * posted to any server. The plain mailto: link below it works where forms to mailto: do not.
  */
 function contactForm(message: string, buttonText: string, mail: string): SafeHtml {
-  return html`<p>${message}</p><form method="post" enctype="text/plain" action="mailto:${mail}">
-<label for="cta-name">Name</label><input id="cta-name" name="name">
-<label for="cta-email">E-mail</label><input id="cta-email" name="email" type="email">
-<label for="cta-message">Message</label><textarea id="cta-message" name="message" rows="3"></textarea>
-<button class="btn" type="submit">${buttonText || 'Send'}</button></form>`;
-}
-
-const EMAIL = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
-
-function mailAddress(value: string): string | null {
-  const address = value.trim().replace(/^mailto:/i, '');
-  return EMAIL.test(address) ? address : null;
+  return html`<p>${message}</p><form method="get" action="mailto:${mail}" target="_top">
+<label for="cta-subject">Subject</label><input id="cta-subject" name="subject">
+<label for="cta-body">Message</label><textarea id="cta-body" name="body" rows="3"></textarea>
+<button class="btn" type="submit">${buttonText || 'Send'}</button></form>
+<p>Or write to <a href="mailto:${mail}" target="_top">${mail}</a>.</p>`;
 }
 
 /** What social crawlers get instead of the redirect: the link's meta as Open Graph and Twitter card tags. */
