@@ -113,7 +113,7 @@ describe('secrets', () => {
     // In answers: every list and detail, refusals, the public form and its cookie.
     const shown = [JSON.stringify(await accountState(server, k, user.id).then((state) => state.api))];
     shown.push((await server.call('PUT', '/api/account/update', { key: k, body: { password: 'short-1' } })).text);
-    shown.push((await server.call('PUT', `/api/url/${link.body.id}/update`, { key: k, body: { url: 'https://example.com/s', password: 'tiny-2' } })).text);
+    shown.push((await server.call('PUT', `/api/url/${link.body.id}/update`, { key: k, body: { url: 'https://example.com/s', password: 'too-long-2'.repeat(30) } })).text); // refused: over 256
     const wrongKey = await server.call('GET', '/api/account', { headers: { authorization: `Bearer ${k}x` } });
     expect(wrongKey.status).toBe(401);
     shown.push(wrongKey.text, JSON.stringify(wrongKey.headers));
