@@ -2,9 +2,11 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createServer } from 'node:http';
+import { sql } from 'kysely';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import type { AppContext } from './context.js';
 import { accountRoutes } from './features/account/routes.js';
+import { accountByApiKey } from './features/account/service.js';
 import { campaignRoutes } from './features/campaigns/routes.js';
 import { channelRoutes } from './features/channels/routes.js';
 import { domainRoutes } from './features/domains/routes.js';
@@ -57,7 +59,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     ?? (ctx.redis ? new RedisRateLimitStore(ctx.redis, ctx.config.REDIS_PREFIX, ctx.log) : new MemoryRateLimitStore());
   app.addHook('onClose', () => store.close());
   await app.register(async (api) => {
-    api.addHook('onRequest', apiGate(ctx, store));
+    api.addHook('onRequest', apiGate(ctx, store, (key) => accountByApiKey(ctx, key)));
     for (const feature of API_FEATURES) feature(api, ctx);
     // `/api` itself is no endpoint, but without this the public `/:alias` route would answer it with a page.
     api.all('/', { schema: { hide: true } }, (_req, reply) => reply.callNotFound());
@@ -65,13 +67,18 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' })); // liveness: no I/O
   app.get('/ready', { schema: { hide: true } }, async (_req, reply) => {
-    const { ready, ...checks } = await checkReadiness(ctx);
+    const { ready, ...checks } = await checkReadiness(readinessProbes(ctx));
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', ...checks });
   });
   qrPublicRoutes(app, ctx);
   campaignPublicRoutes(app, ctx);
   publicRoutes(app, ctx); // last: it owns the catch-all /:alias
   return app;
+}
+
+function readinessProbes(ctx: AppContext) {
+  const redis = ctx.redis;
+  return { database: () => sql`select 1`.execute(ctx.db), redis: redis && (() => redis.ping()) };
 }
 
 async function registerDocs(app: App, ctx: AppContext): Promise<void> {

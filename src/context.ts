@@ -4,7 +4,7 @@ import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
 import { connect, type Db, type DbHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
-import { ClickRecorder } from './features/stats/recorder.js';
+import { ClickRecorder } from './clicks/recorder.js';
 import { LocalInvalidation, type Invalidation } from './lib/invalidation.js';
 import { closeRedis, connectRedis } from './lib/redis.js';
 import { RedisInvalidation } from './lib/redis-invalidation.js';

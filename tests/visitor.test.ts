@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import {
   countryOf, describeAgent, deviceNames, isBot, loadGeoDatabase, referrerHost, socialNetwork,
-} from '../src/features/stats/visitor.js';
+} from '../src/lib/visitor.js';
 import { UA } from './helpers/user-agents.js';
 
 describe('deviceNames', () => {

@@ -1,9 +1,9 @@
 import type SQLite from 'better-sqlite3';
-import type { Db } from '../../db/connect.js';
-import { BoundedCache } from '../../lib/bounded-cache.js';
-import { formatTimestamp } from '../../lib/time.js';
+import type { Db } from '../db/connect.js';
+import { BoundedCache } from '../lib/bounded-cache.js';
+import { formatTimestamp } from '../lib/time.js';
 import { referrerRows, summaryRow, targetKey, uniqueRows, type TargetBatch } from './derive.js';
-import * as repo from './repo.js';
+import * as repo from './store.js';
 import { KINDS, type VisitBatch } from './visit-columns.js';
 
 /**
@@ -74,7 +74,7 @@ const KNOWN_VISITORS = 50_000;
  * SQLite: the same writes through statements prepared once, in one synchronous transaction, target by
  * target so each one's rows are written while their pages are at hand. Compiling and preparing a fresh
  * multi-row statement per chunk cost ~100 µs of CPU per click; reusing prepared single-row statements
- * costs a few. Used by the writer thread (src/features/stats/writer-thread.ts).
+ * costs a few. Used by the writer thread (src/clicks/click-writer-thread.ts).
  */
 export function sqliteClickWriter(sqlite: SQLite.Database): (targets: TargetBatch[]) => void {
   const deleted = sqlite.prepare('SELECT 1 FROM deleted_targets WHERE target_kind = ? AND target_id = ?').pluck();

@@ -2,12 +2,12 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { BatchWriter } from './batch-writers.js';
 import type { VisitBatch } from './visit-columns.js';
-import type { WriterReply, WriterRequest, WriterThreadData } from './writer-thread.js';
+import type { WriterReply, WriterRequest, WriterThreadData } from './click-writer-thread.js';
 
 // Compiled, the thread is a .js file beside this one; under the TypeScript sources (tests, the CLI) it
 // is the .ts file, loaded through tsx.
 const SOURCE = import.meta.url.endsWith('.ts');
-const ENTRY = new URL(`./writer-thread.${SOURCE ? 'ts' : 'js'}`, import.meta.url);
+const ENTRY = new URL(`./click-writer-thread.${SOURCE ? 'ts' : 'js'}`, import.meta.url);
 
 /** Node 20 applies no --import hooks to a worker's entry: under the sources, tsx is registered first. */
 function spawnThread(data: WriterThreadData): Worker {

@@ -1,8 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { openSqlite } from '../../db/connect.js';
+import { openSqlite } from '../db/connect.js';
 import { sqliteClickWriter } from './batch-writers.js';
 import { clickAggregator } from './derive.js';
-import { loadGeoDatabase } from './geo.js';
+import { loadGeoDatabase } from '../lib/geo.js';
 import type { VisitBatch } from './visit-columns.js';
 
 /**

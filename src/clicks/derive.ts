@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
-import type { ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../../db/types.js';
-import { memoize } from '../../lib/bounded-cache.js';
-import { normalizeIp } from './geo.js';
+import type { ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../db/types.js';
+import { memoize } from '../lib/bounded-cache.js';
+import { normalizeIp } from '../lib/geo.js';
 import { FIELDS, KINDS, type VisitBatch } from './visit-columns.js';
-import { countryOf, describeAgent, referrerHost, socialNetwork, UNKNOWN } from './visitor.js';
+import { countryOf, describeAgent, referrerHost, socialNetwork, UNKNOWN } from '../lib/visitor.js';
 
 /** Dimensions of label counts: referrers in click_stats, the others in click_summaries. */
 export const DIMENSIONS = ['country', 'referrer', 'browser', 'os', 'social'] as const;

@@ -1,11 +1,11 @@
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { Db } from '../../db/connect.js';
-import type { TargetKind } from '../../db/types.js';
+import type { Db } from '../db/connect.js';
+import type { TargetKind } from '../db/types.js';
 import { kyselyBatchWriter, type BatchWriter } from './batch-writers.js';
 import { clickAggregator } from './derive.js';
-import { threadBatchWriter } from './thread-writer.js';
-import { loadGeoDatabase } from './geo.js';
+import { threadBatchWriter } from './click-writer-client.js';
+import { loadGeoDatabase } from '../lib/geo.js';
 import { batchLength, VisitBuffer, type Visit, type VisitBatch } from './visit-columns.js';
 
 export interface ClickRecorderOptions {

@@ -1,9 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
-import type { Db } from '../../db/connect.js';
-import { isPostgres } from '../../db/dialect.js';
-import type { ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../../db/types.js';
-import { nowTimestamp } from '../../lib/time.js';
+import type { Db } from '../db/connect.js';
+import { isPostgres } from '../db/dialect.js';
+import type { ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../db/types.js';
+import { nowTimestamp } from '../lib/time.js';
 
 /** Where each kind of target lives. */
 const TARGETS = { link: 'links', qr: 'qr_codes' } as const;
@@ -103,41 +103,9 @@ export async function insertUniques(db: Db, rows: ClickUniquesTable[]): Promise<
   return fresh;
 }
 
-export interface Summary {
-  clicks: number;
-  uniques: number;
-  /** `dimension:label` → count, for the dimensions other than referrer. */
-  labels: Record<string, number>;
-}
-
-/** The target's counters and bounded-dimension labels; zeros when it has none. */
-export async function readSummary(db: Db, kind: TargetKind, id: number): Promise<Summary> {
-  const row = await db.selectFrom('click_summaries').select(['clicks', 'uniques', 'labels'])
-    .where('target_kind', '=', kind).where('target_id', '=', id).executeTakeFirst();
-  if (!row) return { clicks: 0, uniques: 0, labels: {} };
-  return { clicks: Number(row.clicks), uniques: Number(row.uniques), labels: parseLabels(row.labels) };
-}
-
-function parseLabels(text: string): Record<string, number> {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' ? (value as Record<string, number>) : {};
-  } catch {
-    return {};
-  }
-}
-
 /** A target's click count (0 when none) as a correlated subquery, for lists that show or sort by it. */
 export function clickCount(kind: TargetKind, idColumn: 'links.id' | 'qr_codes.id') {
   return sql<number>`coalesce((select clicks from click_summaries where target_kind = ${kind} and target_id = ${sql.ref(idColumn)}), 0)`;
-}
-
-/** Most frequent referrers first (ties by host); a range of the primary key, sorted (a target's referrers are few). */
-export async function topReferrers(db: Db, kind: TargetKind, id: number, limit: number) {
-  const rows = await db.selectFrom('click_stats').select(['label', 'count'])
-    .where('target_kind', '=', kind).where('target_id', '=', id).where('dimension', '=', 'referrer')
-    .orderBy('count', 'desc').orderBy('label').limit(limit).execute();
-  return rows.map((row) => ({ label: row.label, count: Number(row.count) }));
 }
 
 /** Ids of the account's links or QR codes, for forgetting them with the account. */

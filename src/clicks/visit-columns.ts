@@ -1,4 +1,4 @@
-import type { TargetKind } from '../../db/types.js';
+import type { TargetKind } from '../db/types.js';
 
 /**
  * Raw visits as columns: numbers in typed arrays plus each distinct header string once. The request

@@ -1,8 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { findAccountByKeyHash } from '../features/account/repo.js';
 import { AuthError } from '../lib/errors.js';
-import { constantTimeEqual, hashApiKey } from '../lib/secrets.js';
 import type { RateLimitStore } from './rate-limit.js';
 import type { Account } from './types.js';
 
@@ -16,24 +14,19 @@ export function extractApiKey(header: string | undefined): string | null {
   return match ? match[2]! : null;
 }
 
-export async function resolveAccount(ctx: AppContext, header: string | undefined): Promise<Account | null> {
-  const key = extractApiKey(header);
-  if (!key || key.length > 256) return null;
-  const keyHash = hashApiKey(key);
-  const row = await findAccountByKeyHash(ctx.db, keyHash);
-  if (!row || !constantTimeEqual(row.api_key_hash, keyHash)) return null;
-  return { userId: row.id, keyHash };
-}
+/** The account that owns an API key, or null; handed in by the app (the account feature owns the lookup). */
+export type KeyLookup = (key: string) => Promise<Account | null>;
 
 /**
  * The /api gate: counts the request against the caller's window (per key, or per IP when the key is
  * missing or wrong), sets the rate-limit headers on every answer, then refuses or admits.
  */
-export function apiGate(ctx: AppContext, store: RateLimitStore) {
+export function apiGate(ctx: AppContext, store: RateLimitStore, accountByKey: KeyLookup) {
   const windowMs = ctx.config.RATE_LIMIT_WINDOW_S * 1000;
   const max = ctx.config.RATE_LIMIT_MAX;
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const account = await resolveAccount(ctx, req.headers.authorization);
+    const key = extractApiKey(req.headers.authorization);
+    const account = key ? await accountByKey(key) : null;
     const bucket = account ? `key:${account.keyHash}` : `ip:${req.ip}`;
     const now = Date.now();
     const state = await store.hit(bucket, windowMs, now);

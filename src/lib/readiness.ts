@@ -1,5 +1,3 @@
-import { sql } from 'kysely';
-import type { AppContext } from '../context.js';
 
 export type Check = 'ok' | 'unreachable' | 'unused';
 
@@ -13,11 +11,10 @@ export interface Readiness {
 const CHECK_TIMEOUT_MS = 2000;
 
 /** Whether this node can serve: its database answers, and so does Redis when one is configured. */
-export async function checkReadiness(ctx: AppContext): Promise<Readiness> {
-  const redis = ctx.redis;
+export async function checkReadiness(probes: { database: () => Promise<unknown>; redis?: () => Promise<unknown> }): Promise<Readiness> {
   const [database, cache] = await Promise.all([
-    probe(() => sql`select 1`.execute(ctx.db)),
-    redis ? probe(() => redis.ping()) : Promise.resolve<Check>('unused'),
+    probe(probes.database),
+    probes.redis ? probe(probes.redis) : Promise.resolve<Check>('unused'),
   ]);
   return { ready: database === 'ok' && cache !== 'unreachable', database, redis: cache };
 }

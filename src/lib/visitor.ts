@@ -4,7 +4,7 @@
  */
 import { isbot } from 'isbot';
 import { UAParser } from 'ua-parser-js';
-import { BoundedCache } from '../../lib/bounded-cache.js';
+import { BoundedCache } from './bounded-cache.js';
 
 export { countryOf, loadGeoDatabase, type Country } from './geo.js';
 export { referrerHost, socialNetwork, DIRECT_REFERRER, SOCIAL_NETWORKS } from './referrer.js';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connect.js';
 import type { UserRow } from '../../db/types.js';
-import { forgetTargets, targetIdsOf } from '../stats/repo.js';
+import { forgetTargets, targetIdsOf } from '../../clicks/store.js';
 
 export function findAccountByKeyHash(db: Db, keyHash: string) {
   return db.selectFrom('users').select(['id', 'api_key_hash']).where('api_key_hash', '=', keyHash).executeTakeFirst();

@@ -3,7 +3,8 @@ import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { UserRow } from '../../db/types.js';
 import { conflict, invalid, notFound } from '../../lib/errors.js';
-import { generateApiKey, hashApiKey, hashPassword, randomToken } from '../../lib/secrets.js';
+import type { Account } from '../../http/types.js';
+import { constantTimeEqual, generateApiKey, hashApiKey, hashPassword, randomToken } from '../../lib/secrets.js';
 import { nowTimestamp } from '../../lib/time.js';
 import * as repo from './repo.js';
 
@@ -132,3 +133,11 @@ export function listUsers(ctx: AppContext) {
   return repo.listUsers(ctx.db);
 }
 
+/** The account that owns an API key (compared in constant time), or null. */
+export async function accountByApiKey(ctx: AppContext, key: string): Promise<Account | null> {
+  if (key.length > 256) return null;
+  const keyHash = hashApiKey(key);
+  const row = await repo.findAccountByKeyHash(ctx.db, keyHash);
+  if (!row || !constantTimeEqual(row.api_key_hash, keyHash)) return null;
+  return { userId: row.id, keyHash };
+}

@@ -3,7 +3,7 @@ import type { Db } from '../../db/connect.js';
 import type { Database, LinkRow, LinkUpdate, NewLink } from '../../db/types.js';
 import type { Page } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
-import { clickCount, forgetTargets } from '../stats/repo.js';
+import { clickCount, forgetTargets } from '../../clicks/store.js';
 
 /** A link with the address parts of its branded domain (null on the default domain). */
 export type LinkWithDomain = LinkRow & { host: string | null; scheme: string | null; clicks: number };

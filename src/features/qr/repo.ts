@@ -2,7 +2,7 @@ import type { Db } from '../../db/connect.js';
 import type { QrCodesTable, QrRow } from '../../db/types.js';
 import type { Insertable, Updateable } from 'kysely';
 import type { Page } from '../../lib/pagination.js';
-import { clickCount, forgetTargets } from '../stats/repo.js';
+import { clickCount, forgetTargets } from '../../clicks/store.js';
 
 /** List and detail columns: never the logo, which may be a data URI of hundreds of kilobytes. */
 const SUMMARY = ['id', 'slug', 'name', 'created_at'] as const;

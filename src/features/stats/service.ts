@@ -1,6 +1,6 @@
-import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connect.js';
 import type { TargetKind } from '../../db/types.js';
-import { labelKey, type Dimension } from './derive.js';
+import { labelKey, type Dimension } from '../../clicks/derive.js';
 import * as repo from './repo.js';
 
 /** Label → count, or the spec's `0` when there is nothing to show. */
@@ -31,13 +31,13 @@ const SOCIAL_MAX = 50;
  * bots are not counted.
  */
 export async function readStats(
-  ctx: AppContext,
+  { db }: { db: Db },
   kind: TargetKind,
   id: number,
   socialKeys: string[] = DEFAULT_SOCIAL_KEYS,
 ): Promise<Stats> {
-  const summary = await repo.readSummary(ctx.db, kind, id);
-  const referrers = await repo.topReferrers(ctx.db, kind, id, TOP);
+  const summary = await repo.readSummary(db, kind, id);
+  const referrers = await repo.topReferrers(db, kind, id, TOP);
   const top = (dimension: Dimension, limit = TOP) => topOf(summary.labels, dimension, limit);
   return {
     clicks: summary.clicks,

@@ -1,0 +1,34 @@
+import type { Db } from '../../db/connect.js';
+import type { TargetKind } from '../../db/types.js';
+
+export interface Summary {
+  clicks: number;
+  uniques: number;
+  /** `dimension:label` → count, for the dimensions other than referrer. */
+  labels: Record<string, number>;
+}
+
+/** The target's counters and bounded-dimension labels; zeros when it has none. */
+export async function readSummary(db: Db, kind: TargetKind, id: number): Promise<Summary> {
+  const row = await db.selectFrom('click_summaries').select(['clicks', 'uniques', 'labels'])
+    .where('target_kind', '=', kind).where('target_id', '=', id).executeTakeFirst();
+  if (!row) return { clicks: 0, uniques: 0, labels: {} };
+  return { clicks: Number(row.clicks), uniques: Number(row.uniques), labels: parseLabels(row.labels) };
+}
+
+function parseLabels(text: string): Record<string, number> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' ? (value as Record<string, number>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Most frequent referrers first (ties by host); a range of the primary key, sorted (a target's referrers are few). */
+export async function topReferrers(db: Db, kind: TargetKind, id: number, limit: number) {
+  const rows = await db.selectFrom('click_stats').select(['label', 'count'])
+    .where('target_kind', '=', kind).where('target_id', '=', id).where('dimension', '=', 'referrer')
+    .orderBy('count', 'desc').orderBy('label').limit(limit).execute();
+  return rows.map((row) => ({ label: row.label, count: Number(row.count) }));
+}
