@@ -26,7 +26,7 @@ import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.js'
 import type { App } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
 import { checkReadiness } from './lib/readiness.js';
-import { RedisRateLimitStore } from './lib/redis-rate-limit.js';
+import { RedisRateLimitStore } from './http/redis-rate-limit.js';
 
 const API_FEATURES = [accountRoutes, domainRoutes, pageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes];
 

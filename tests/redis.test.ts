@@ -5,7 +5,7 @@ import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import { connectRedis } from '../src/lib/redis.js';
 import { RedisInvalidation } from '../src/lib/redis-invalidation.js';
-import { RedisRateLimitStore } from '../src/lib/redis-rate-limit.js';
+import { RedisRateLimitStore } from '../src/http/redis-rate-limit.js';
 import { deleteRedisPrefix, TEST_REDIS_URL, uniqueName } from './helpers/services.js';
 import { startServer } from './helpers/server.js';
 

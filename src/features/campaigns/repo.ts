@@ -77,12 +77,6 @@ export async function setLinkCampaign(db: Db, linkId: number, campaignId: number
   await db.updateTable('links').set({ campaign_id: campaignId }).where('id', '=', linkId).execute();
 }
 
-export async function slugsOf(db: Db, ids: number[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await db.selectFrom('campaigns').select('slug').where('id', 'in', ids).where('slug', 'is not', null).execute();
-  return rows.map((r) => r.slug!);
-}
-
 export function findCampaignIdBySlug(db: Db, slug: string) {
   return db.selectFrom('campaigns').select('id').where('slug', '=', slug).executeTakeFirst();
 }

@@ -1,12 +1,10 @@
 import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/dialect.js';
-import { cacheKeys } from '../../lib/cache-keys.js';
 import { conflict, invalid, notFound } from '../../lib/errors.js';
 import { listData, type Page } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
-import { invalidateLinks } from '../links/cache.js';
-import { invalidateCampaigns } from './cache.js';
+import { invalidateCampaigns, invalidateLinks, invalidateRotator } from '../../cache/public-cache.js';
 import * as repo from './repo.js';
 import type { CampaignWithOwner } from './repo.js';
 
@@ -105,7 +103,7 @@ export async function addCampaign(ctx: AppContext, userId: number, input: { name
   await checkFree(ctx, userId, fields);
   const id = await saving(ctx, userId, fields, 0, () =>
     repo.insertCampaign(ctx.db, { user_id: userId, ...fields, created_at: nowTimestamp() }));
-  if (fields.slug) ctx.invalidation.publish(cacheKeys.campaignRotator(fields.slug));
+  if (fields.slug) invalidateRotator(ctx, fields.slug);
   return toView(ctx.config, await ownCampaign(ctx, userId, id));
 }
 
@@ -122,7 +120,7 @@ export async function updateCampaign(
   };
   await checkFree(ctx, userId, fields, id);
   await saving(ctx, userId, fields, id, () => repo.updateCampaign(ctx.db, id, fields));
-  for (const slug of new Set([current.slug, fields.slug])) if (slug) ctx.invalidation.publish(cacheKeys.campaignRotator(slug));
+  for (const slug of new Set([current.slug, fields.slug])) if (slug) invalidateRotator(ctx, slug);
   return toView(ctx.config, await ownCampaign(ctx, userId, id));
 }
 
@@ -138,6 +136,6 @@ export async function assignLink(ctx: AppContext, userId: number, campaignId: nu
 export async function deleteCampaign(ctx: AppContext, userId: number, id: number): Promise<void> {
   const campaign = await ownCampaign(ctx, userId, id);
   const linkIds = await repo.deleteCampaign(ctx.db, id);
-  if (campaign.slug) ctx.invalidation.publish(cacheKeys.campaignRotator(campaign.slug));
+  if (campaign.slug) invalidateRotator(ctx, campaign.slug);
   await invalidateLinks(ctx, linkIds);
 }

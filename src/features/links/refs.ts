@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { DomainRow } from '../../db/types.js';
 import { resolveLinkDomain } from '../domains/service.js';
-import { ownPixelIds } from '../pixels/repo.js';
+import { ownPixelIds } from '../pixels/service.js';
 import { LinkError } from './errors.js';
 import { parseType } from './input.js';
 import { ownsRow } from './repo.js';
@@ -32,7 +32,7 @@ async function typeRef(ctx: AppContext, userId: number, value: string | undefine
 async function pixelRefs(ctx: AppContext, userId: number, ids: number[] | undefined): Promise<number[] | undefined> {
   if (ids === undefined) return undefined;
   const unique = [...new Set(ids)];
-  const owned = new Set(await ownPixelIds(ctx.db, userId, unique));
+  const owned = new Set(await ownPixelIds(ctx, userId, unique));
   const missing = unique.find((id) => !owned.has(id));
   if (missing !== undefined) throw LinkError.unknownPixel(missing);
   return unique;

@@ -4,15 +4,13 @@ import { isUniqueViolation } from '../../db/dialect.js';
 import type { LinkUpdate, NewLink } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import { listData, toPage, type ListData } from '../../lib/pagination.js';
-import { cacheKeys } from '../../lib/cache-keys.js';
 import { isReserved } from '../../lib/reserved.js';
 import { randomAlias } from '../../lib/secrets.js';
 import { shortUrl } from '../../lib/short-url.js';
 import { nowTimestamp } from '../../lib/time.js';
-import { setLinkPixels } from '../pixels/repo.js';
+import { setLinkPixels } from '../pixels/service.js';
 import { readStats } from '../stats/service.js';
-import { invalidateCampaigns } from '../campaigns/cache.js';
-import { invalidateLinksAround } from './cache.js';
+import { invalidateAddress, invalidateCampaigns, invalidateLinksAround } from '../../cache/public-cache.js';
 import { LinkError } from './errors.js';
 import { checkAlias, linkColumns, passwordColumn } from './input.js';
 import { resolveRefs, type LinkRefs } from './refs.js';
@@ -127,7 +125,7 @@ export async function addLink(ctx: AppContext, userId: number, input: LinkInput)
     ? { id: await insertWithAlias(ctx, { ...row, alias: custom }, refs), alias: custom }
     : await insertWithRandomAlias(ctx, row, refs);
   // A node may have cached the address as unknown, or the campaign's rotation without this link.
-  ctx.invalidation.publish(cacheKeys.link(refs.domain?.host ?? ctx.config.DEFAULT_HOST, alias));
+  invalidateAddress(ctx, refs.domain?.host, alias);
   if (refs.campaignId) await invalidateCampaigns(ctx, [refs.campaignId]);
   return { id, shorturl: shortUrl(ctx.config, refs.domain, alias) };
 }

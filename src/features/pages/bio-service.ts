@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { BioRow } from '../../db/types.js';
-import { cacheKeys } from '../../lib/cache-keys.js';
+import { invalidateAddress } from '../../cache/public-cache.js';
 import { conflict, invalid, notFound } from '../../lib/errors.js';
 import { listData, type Page } from '../../lib/pagination.js';
 import { ALIAS_PATTERN, isReserved } from '../../lib/reserved.js';
@@ -87,7 +87,7 @@ async function saving<T>(ctx: AppContext, aliases: { next?: string; old?: string
     throw error;
   }
   for (const alias of new Set([aliases.old, aliases.next])) {
-    if (alias) ctx.invalidation.publish(cacheKeys.link(ctx.config.DEFAULT_HOST, alias));
+    if (alias) invalidateAddress(ctx, null, alias);
   }
   return result;
 }

@@ -8,7 +8,7 @@ export type SplashFields = Owned<SplashRow>;
 export type OverlayFields = Owned<OverlayRow>;
 export type BioFields = Owned<BioRow>;
 
-/** Public readers (the redirect feature renders these pages). */
+/** Public readers (exported to the redirect feature through public.ts). */
 export function findSplashById(db: Db, id: number): Promise<SplashRow | undefined> {
   return db.selectFrom('splash_pages').selectAll().where('id', '=', id).executeTakeFirst();
 }

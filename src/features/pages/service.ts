@@ -3,7 +3,7 @@ import { invalid, notFound } from '../../lib/errors.js';
 import { listData, type Page } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
 import { optionalHttpUrl } from '../../lib/urls.js';
-import { invalidateLinks } from '../links/cache.js';
+import { invalidateLinks } from '../../cache/public-cache.js';
 import * as repo from './repo.js';
 import type { OverlayFields, SplashFields } from './repo.js';
 

@@ -1,9 +1,10 @@
 import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connect.js';
 import type { PixelRow } from '../../db/types.js';
 import { invalid, notFound } from '../../lib/errors.js';
 import { listData, toPage, type ListData } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
-import { invalidateLinks } from '../links/cache.js';
+import { invalidateLinks } from '../../cache/public-cache.js';
 import * as repo from './repo.js';
 import { neutralPixelType, PIXEL_TAG, PIXEL_TYPES } from './types.js';
 
@@ -76,4 +77,14 @@ export async function deletePixel(ctx: AppContext, userId: number, id: number): 
   const linkIds = await repo.linkIdsOfPixel(ctx.db, id);
   await repo.deletePixel(ctx.db, id);
   await invalidateLinks(ctx, linkIds);
+}
+
+/** Which of the ids are the account's pixels (for links that name them). */
+export function ownPixelIds(ctx: AppContext, userId: number, ids: number[]): Promise<number[]> {
+  return repo.ownPixelIds(ctx.db, userId, ids);
+}
+
+/** Replaces a link's pixels; takes the link writer's transaction so both land together. */
+export function setLinkPixels(db: Db, linkId: number, pixelIds: number[]): Promise<void> {
+  return repo.setLinkPixels(db, linkId, pixelIds);
 }

@@ -7,7 +7,7 @@ import { parseTimestamp } from '../../lib/time.js';
 import { bundlePixels, type PixelBundle } from './pixels.js';
 import type { Db } from '../../db/connect.js';
 import type { OverlayRow, SplashRow } from '../../db/types.js';
-import { findOverlayById, findSplashById } from '../pages/repo.js';
+import * as accountPages from '../pages/public.js';
 import type { PublicLinkRow, PublicRepo } from './repo.js';
 import { normalizeLanguage, type Targeting } from './targeting.js';
 
@@ -139,9 +139,9 @@ function fromRow(deps: CompileDeps, row: PublicLinkRow, domain: DomainRef | null
 
 /** What takes reads of its own: splash and overlay pages, pixels, and the check of framed destinations. */
 async function withPages(deps: CompileDeps, row: PublicLinkRow, link: CompiledLink): Promise<CompiledLink> {
-  if (link.type === 'splash' && row.splash_id) link.splash = ownPage(row, await findSplashById(deps.db, row.splash_id));
+  if (link.type === 'splash' && row.splash_id) link.splash = ownPage(row, await accountPages.splashPage(deps.db, row.splash_id));
   if (link.type === 'overlay') {
-    link.overlay = row.overlay_id ? ownPage(row, await findOverlayById(deps.db, row.overlay_id)) : null;
+    link.overlay = row.overlay_id ? ownPage(row, await accountPages.overlay(deps.db, row.overlay_id)) : null;
     // A call-to-action page that is gone still lets visitors reach the destination.
     if (!link.overlay) link.type = 'frame';
   }

@@ -8,7 +8,7 @@ import { ExpiringCache } from '../../lib/bounded-cache.js';
 import { Doorkeeper } from '../../lib/doorkeeper.js';
 import { bioPage } from './public-pages.js';
 import { publicRepo } from './repo.js';
-import { findBioByAlias } from '../pages/repo.js';
+import { bioPageByAlias } from '../pages/public.js';
 
 /** A host we serve: the default domain or a branded one, with its root and 404 redirects. */
 export interface Site {
@@ -126,7 +126,7 @@ export class Resolver {
     return andThen(this.deps.repo.link(site.domainId, alias), (row) => {
       if (row) return compileLink(this.deps, row, site.domain);
       if (site.domainId !== 0) return null;
-      return findBioByAlias(this.deps.db, alias).then((bio): Entry | null => (bio ? { kind: 'bio', page: bioPage(bio) } : null));
+      return bioPageByAlias(this.deps.db, alias).then((bio): Entry | null => (bio ? { kind: 'bio', page: bioPage(bio) } : null));
     });
   }
 

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { MemoryRateLimitStore, type RateLimitStore, type WindowState } from '../http/rate-limit.js';
-import { cacheKeys } from './cache-keys.js';
+import { MemoryRateLimitStore, type RateLimitStore, type WindowState } from './rate-limit.js';
+import { cacheKeys } from '../lib/cache-keys.js';
 
 /**
  * Counts and arms the expiry in one step, so concurrent hits from any number of nodes each see a
