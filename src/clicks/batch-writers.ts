@@ -72,9 +72,8 @@ const KNOWN_VISITORS = 50_000;
 
 /**
  * SQLite: the same writes through statements prepared once, in one synchronous transaction, target by
- * target so each one's rows are written while their pages are at hand. Compiling and preparing a fresh
- * multi-row statement per chunk cost ~100 µs of CPU per click; reusing prepared single-row statements
- * costs a few. Used by the writer thread (src/clicks/click-writer-thread.ts).
+ * target so each one's rows are written while their pages are at hand (docs/performance.md#prepared-writes).
+ * Used by the writer thread (src/clicks/click-writer-thread.ts).
  */
 export function sqliteClickWriter(sqlite: SQLite.Database): (targets: TargetBatch[]) => void {
   const deleted = sqlite.prepare('SELECT 1 FROM deleted_targets WHERE target_kind = ? AND target_id = ?').pluck();

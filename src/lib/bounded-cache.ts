@@ -2,9 +2,7 @@
  * A map of at most `max` entries (and, optionally, of at most `maxWeight` in total) that forgets the
  * least recently used half at a time: every memo, counter and cache whose keys an attacker (or a
  * million links) could multiply without end. Two generations instead of evicting the oldest key of one
- * Map: `map.keys().next()` walks over every slot deleted before it, so FIFO eviction from a full Map
- * grew slower with each eviction (13 µs per click in the click writer at 1M links, 20 µs per insert
- * into a full 50k Map, against 0.15 µs with two generations).
+ * Map, whose eviction slows down as deleted slots pile up (docs/performance.md#two-generations).
  */
 export interface BoundedCacheOptions<K, V> {
   /** Total weight kept (bytes, say), as measured by `weigh`; an entry heavier than half of it is not kept. */

@@ -8,9 +8,8 @@ import { keyedOnly, type Builder } from './0001-initial.js';
  * nearly every click, each on a b-tree page of its own. Now a target's counters and the labels of the
  * bounded dimensions are one row of click_summaries (labels as a JSON object keyed `dimension:label`,
  * merged by the upsert itself), and click_stats keeps only referrers, a row per host: they come from
- * the visitor without bound, and a row each keeps a flood of made-up referers from growing one value.
- * Measured on the click writer (a batch of 24k visits at a time): 18.7-20.0 -> 12.9 µs per click at 1M
- * links, 2.4-2.9 -> 2.3 µs at 1k.
+ * the visitor without bound, and a row each keeps a flood of made-up referers from growing one value
+ * (docs/performance.md#summaries).
  */
 const SUMMARIZED = sql`('country', 'browser', 'os', 'social')`;
 

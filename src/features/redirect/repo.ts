@@ -34,10 +34,7 @@ function prepare<A extends unknown[], R>(handle: DbHandle, query: Query<A, R>, s
   };
 }
 
-/**
- * Rows as arrays, made into objects here: better-sqlite3 builds each row object key by key through the
- * engine's API, which cost about 2 µs of a 13 µs miss at 1M links; a plain loop costs a fraction of that.
- */
+/** Rows as arrays, made into objects here: cheaper than better-sqlite3's own row objects (docs/performance.md#rows-as-arrays). */
 function rowMaker<R>(names: string[]): (values: unknown[]) => R {
   return (values) => {
     const row: Record<string, unknown> = {};
