@@ -7,6 +7,8 @@ import type { Account } from '../../http/types.js';
 import { constantTimeEqual, generateApiKey, hashApiKey, hashPassword, randomToken } from '../../lib/secrets.js';
 import { nowTimestamp } from '../../lib/time.js';
 import * as repo from './repo.js';
+import type { Static } from 'typebox';
+import type { AccountSchema } from './schema.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const USERNAME = /^[A-Za-z0-9_.-]{3,32}$/;
@@ -22,15 +24,7 @@ export const AccountError = {
   unknownUser: () => notFound('User'),
 };
 
-export interface AccountView {
-  id: number;
-  email: string;
-  username: string;
-  avatar: string;
-  status: string;
-  expires: string;
-  registered: string;
-}
+export type AccountView = Static<typeof AccountSchema>;
 
 function toView(user: UserRow): AccountView {
   const gravatar = createHash('md5').update(user.email.trim().toLowerCase()).digest('hex');

@@ -7,6 +7,8 @@ import { nowTimestamp } from '../../lib/time.js';
 import { invalidateCampaigns, invalidateLinks, invalidateRotator } from '../../cache/public-cache.js';
 import * as repo from './repo.js';
 import type { CampaignWithOwner } from './repo.js';
+import type { Static } from 'typebox';
+import type { CampaignEntry } from './schema.js';
 
 const SLUG = /^[A-Za-z0-9_-]{3,64}$/;
 const DEFAULT_NAME = 'Campaign';
@@ -20,13 +22,7 @@ export const CampaignError = {
   slugTaken: () => conflict('That slug is taken. Please choose another one.'),
 };
 
-export interface CampaignView {
-  id: number;
-  name: string;
-  public: boolean;
-  rotator: string | false;
-  list: string;
-}
+export type CampaignView = Static<typeof CampaignEntry>;
 
 /** The tail of the list URL: the slug, else the name made URL-safe, else "campaign"; then a dash and the id. */
 export function listTail(campaign: { id: number; name: string; slug: string | null }): string {

@@ -6,6 +6,8 @@ import { nowTimestamp } from '../../lib/time.js';
 import { channelItems } from './items.js';
 import * as repo from './repo.js';
 import type { ChannelFields, ItemType } from './repo.js';
+import type { Static } from 'typebox';
+import type { ChannelEntry, ChannelUpdateBody } from './schema.js';
 
 const COLOR = /^#[0-9A-Fa-f]{6}$/;
 const ITEM_TYPES: readonly string[] = ['links', 'bio', 'qr'];
@@ -20,13 +22,7 @@ export const ChannelError = {
   typeInvalid: () => invalid('The item type must be one of links, bio or qr.'),
 };
 
-export interface ChannelView {
-  id: number;
-  name: string;
-  description: string;
-  color: string;
-  starred: boolean;
-}
+export type ChannelView = Static<typeof ChannelEntry>;
 
 const toView = (row: ChannelFields & { id: number }): ChannelView => ({ ...row, starred: row.starred === 1 });
 
@@ -46,12 +42,7 @@ export async function listItems(ctx: AppContext, userId: number, channelId: numb
   return channelItems(ctx, userId, channelId, page);
 }
 
-interface ChannelInput {
-  name?: string;
-  description?: string;
-  color?: string;
-  starred?: boolean;
-}
+type ChannelInput = Static<typeof ChannelUpdateBody>;
 
 /** Checked changes from the input; absent fields stay absent. */
 function changesOf(input: ChannelInput): Partial<ChannelFields> {

@@ -10,6 +10,8 @@ import { checkHttpUrl, optionalHttpUrl } from '../../lib/urls.js';
 import * as repo from './repo.js';
 import type { BioFields } from './repo.js';
 import { checkName, defined } from './service.js';
+import type { Static } from 'typebox';
+import type { BioLink as BioLinkSchema, BioUpdateBody } from './schema.js';
 
 export const BioError = {
   notFound: () => notFound('Bio page'),
@@ -18,10 +20,7 @@ export const BioError = {
   aliasTaken: () => conflict('That alias is taken. Please choose another one.'),
 };
 
-export interface BioLink {
-  title: string;
-  url: string;
-}
+export type BioLink = Static<typeof BioLinkSchema>;
 
 /** The stored link list of a bio page, for the page renderer. */
 export function bioLinks(row: Pick<BioRow, 'links'>): BioLink[] {
@@ -40,13 +39,7 @@ export async function listBios(ctx: AppContext, userId: number, page: Page) {
   return listData(page, total, rows.map((r) => ({ id: r.id, alias: r.alias, name: r.name, url: bioUrl(ctx, r.alias), date: r.created_at })));
 }
 
-interface BioInput {
-  alias?: string;
-  name?: string;
-  description?: string;
-  avatar?: string;
-  links?: BioLink[];
-}
+type BioInput = Static<typeof BioUpdateBody>;
 
 function checkAlias(alias: string | undefined): string | undefined {
   if (alias === undefined) return undefined;

@@ -6,6 +6,8 @@ import { optionalHttpUrl } from '../../lib/urls.js';
 import { invalidateLinks } from '../../cache/public-cache.js';
 import * as repo from './repo.js';
 import type { OverlayFields, SplashFields } from './repo.js';
+import type { Static } from 'typebox';
+import type { OverlayUpdateBody, SplashUpdateBody } from './schema.js';
 
 const OVERLAY_TYPES: readonly string[] = ['message', 'contact'];
 
@@ -40,12 +42,7 @@ export async function listOverlays(ctx: AppContext, userId: number, page: Page) 
   return listData(page, total, rows.map((r) => ({ id: r.id, type: r.type, name: r.name, date: r.created_at })));
 }
 
-interface SplashInput {
-  name?: string;
-  title?: string;
-  content?: string;
-  image?: string;
-}
+type SplashInput = Static<typeof SplashUpdateBody>;
 
 function splashChanges(input: SplashInput): Partial<SplashFields> {
   return defined({
@@ -56,14 +53,7 @@ function splashChanges(input: SplashInput): Partial<SplashFields> {
   });
 }
 
-interface OverlayInput {
-  type?: string;
-  name?: string;
-  message?: string;
-  button_text?: string;
-  button_link?: string;
-  email?: string;
-}
+type OverlayInput = Static<typeof OverlayUpdateBody>;
 
 /** Strict enough to stand in a mailto: URL as it is (no `?`, `&` or spaces). */
 const MAIL_ADDRESS = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;

@@ -7,6 +7,8 @@ import { nowTimestamp } from '../../lib/time.js';
 import { invalidateLinks } from '../../cache/public-cache.js';
 import * as repo from './repo.js';
 import { neutralPixelType, PIXEL_TAG, PIXEL_TYPES } from './types.js';
+import type { Static } from 'typebox';
+import type { PixelSchema } from './schema.js';
 
 export const PixelError = {
   badType: (value: string) => invalid(`Unknown pixel type "${value}". Use one of: ${PIXEL_TYPES.join(', ')}.`),
@@ -15,13 +17,7 @@ export const PixelError = {
   notFound: () => notFound('Pixel'),
 };
 
-export interface PixelView {
-  id: number;
-  type: string;
-  name: string;
-  tag: string;
-  date: string;
-}
+export type PixelView = Static<typeof PixelSchema>;
 
 function toView(row: PixelRow): PixelView {
   return { id: row.id, type: row.type, name: row.name, tag: row.tag, date: row.created_at };
