@@ -1,0 +1,71 @@
+import { mkdirSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_PATH } from './chromium.js';
+import { startServer, type TestServer } from './server.js';
+
+export { chromiumPresent } from './chromium.js';
+
+/** Headless Debian Chromium; Playwright gives every launch a fresh temporary profile (user-data dir). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+}
+
+/** Screenshots go to the git-ignored screenshots/ folder at the repository root, to look at by eye. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = join(import.meta.dirname, '..', '..', 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}-${page.viewportSize()?.width ?? 0}.png`) });
+}
+
+/**
+ * A test server a browser can use: its BASE_URL is its own address (http://127.0.0.1:{port}), so the pages
+ * the browser loads from it are on the default domain. The port is picked free first, then listened on.
+ */
+export async function startBrowserServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return startServer({ BASE_URL: `http://127.0.0.1:${port}`, ...env }, { port });
+}
+
+export interface Site {
+  /** http://127.0.0.1:{port}: another origin than the Redirectory server. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A small destination site on 127.0.0.1: every path answers a page whose heading names the path.
+ * Paths under /deny-xfo/ send X-Frame-Options: DENY and under /deny-csp/ CSP frame-ancestors 'none',
+ * as sites that refuse to be framed do.
+ */
+export async function startSite(): Promise<Site> {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = new URL(req.url ?? '/', 'http://site').pathname;
+    const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8' };
+    if (path.startsWith('/deny-xfo/')) headers['x-frame-options'] = 'DENY';
+    if (path.startsWith('/deny-csp/')) headers['content-security-policy'] = "frame-ancestors 'none'";
+    res.writeHead(200, headers);
+    res.end(`<!doctype html><title>Destination</title><h1 id="where">Destination ${path.replace(/[<>&"]/g, '')}</h1>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
