@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import axe from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_PATH } from './chromium.js';
 import { startServer, type TestServer } from './server.js';
@@ -25,6 +26,18 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const dir = join(import.meta.dirname, '..', '..', 'screenshots');
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}-${page.viewportSize()?.width ?? 0}.png`) });
+}
+
+/**
+ * WCAG 2 A/AA violations axe-core finds on the page (framed documents left out), as "rule: selectors".
+ * Injecting axe needs a context made with `bypassCSP: true`: our pages allow no script but their own.
+ */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: axe.source });
+  return page.evaluate(async () => {
+    const result = await (globalThis as unknown as { axe: typeof axe }).axe.run({ runOnly: ['wcag2a', 'wcag2aa'], iframes: false });
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
 }
 
 /**

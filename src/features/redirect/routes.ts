@@ -63,8 +63,10 @@ export function publicRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['public'], summary: 'Unlock a password-protected short link', params: AliasParams, body: PasswordForm, security: [],
         description: 'Form field `password` (application/x-www-form-urlencoded). Right: a signed HttpOnly cookie for this ' +
-          'link (one day) and 303 back to the link. Wrong: the form again with 401. After 5 tries per link and client ' +
-          '(an IP address; for IPv6 its /64) within 15 minutes: 429 until the window ends, also for tries sent at once.',
+          'link (one day) and a 200 page that continues to the link (meta refresh and a link; not a 303, since browsers ' +
+          "apply the form page's CSP form-action 'self' to the whole redirect chain, which ends on another site). " +
+          'A post to a link without a password answers the same page. Wrong: the form again with 401. After 5 tries per ' +
+          'link and client (an IP address; for IPv6 its /64) within 15 minutes: 429 until the window ends, also for tries sent at once.',
       },
     }, async (req, reply) => {
       const now = Date.now();

@@ -1,0 +1,93 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessibilityViolations, chromiumPresent, launchChromium, screenshot, startBrowserServer, startSite, type Site } from '../helpers/browser.js';
+import { createLink } from '../helpers/grouping-fixtures.js';
+import type { TestServer } from '../helpers/server.js';
+
+const PASSWORD = 'correct horse';
+
+describe.skipIf(!chromiumPresent())('password-protected links in Chromium', () => {
+  let server: TestServer;
+  let site: Site;
+  let browser: Browser;
+  let key: string;
+
+  beforeAll(async () => {
+    [server, site, browser] = await Promise.all([startBrowserServer({ RATE_LIMIT_MAX: '100000' }), startSite(), launchChromium()]);
+    key = (await server.user()).apiKey;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all([server?.close(), site?.close()]);
+  });
+
+  async function newPage(width = 1280, bypassCSP = false): Promise<Page> {
+    const page = await (await browser.newContext({ viewport: { width, height: 800 }, bypassCSP })).newPage();
+    page.setDefaultTimeout(5000);
+    return page;
+  }
+
+  async function submit(page: Page, password: string): Promise<void> {
+    await page.fill('#password', password);
+    await page.click('button[type=submit]');
+  }
+
+  it('shows the error after a wrong password, and takes the visitor to the destination after the right one', async () => {
+    const link = await createLink(server, key, { url: `${site.url}/secret?a=1`, password: PASSWORD });
+    for (const width of [1280, 390]) {
+      const page = await newPage(width);
+      await page.goto(link.shortUrl);
+      await screenshot(page, 'password-form');
+      await submit(page, 'not the password');
+      await expect.poll(() => page.locator('[role=alert]').textContent()).toContain('That password is not right');
+      expect(await page.locator('#password').count()).toBe(1);
+      expect(page.url()).toBe(link.shortUrl);
+      await screenshot(page, 'password-wrong');
+
+      await submit(page, PASSWORD);
+      await page.waitForURL(`${site.url}/secret?a=1`);
+      expect(await page.textContent('#where')).toBe('Destination /secret');
+      await page.context().close();
+    }
+  });
+
+  it('shows a form and an error that axe finds no WCAG A/AA violation in', async () => {
+    const link = await createLink(server, key, { url: `${site.url}/checked`, password: PASSWORD });
+    const page = await newPage(390, true); // axe is injected: this check alone runs with the page's CSP bypassed
+    await page.goto(link.shortUrl);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await submit(page, 'not the password');
+    await page.locator('[role=alert]').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('takes the visitor on when the password was removed while the form was open', async () => {
+    const link = await createLink(server, key, { url: `${site.url}/opened`, password: PASSWORD });
+    const page = await newPage();
+    await page.goto(link.shortUrl);
+    const update = await server.call('PUT', `/api/url/${link.id}/update`, { key, body: { url: `${site.url}/opened`, password: '' } });
+    expect(update.status, update.text).toBe(200);
+    await submit(page, 'anything');
+    await page.waitForURL(`${site.url}/opened`);
+    await page.context().close();
+  });
+
+  it('opens a protected link reached through a campaign rotator', async () => {
+    const link = await createLink(server, key, { url: `${site.url}/rotated`, password: PASSWORD });
+    const campaign = await server.call('POST', '/api/campaign/add', { key, body: { name: 'Browser rotator', slug: 'browser-rotator' } });
+    expect(campaign.status, campaign.text).toBe(200);
+    const assigned = await server.call('POST', `/api/campaign/${campaign.body.id}/assign/${link.id}`, {
+      key, rawBody: '', headers: { 'content-type': 'application/json' },
+    });
+    expect(assigned.status, assigned.text).toBe(200);
+
+    const page = await newPage();
+    await page.goto(campaign.body.rotator);
+    expect(page.url()).toBe(link.shortUrl);
+    await submit(page, PASSWORD);
+    await page.waitForURL(`${site.url}/rotated`);
+    expect(await page.textContent('#where')).toBe('Destination /rotated');
+    await page.context().close();
+  });
+});
