@@ -1,31 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityViolations, chromiumPresent, launchChromium, screenshot, startBrowserServer, startSite, type Site } from '../helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { accessibilityViolations, chromiumPresent, screenshot, useBrowserRig } from '../helpers/browser.js';
 import { createLink } from '../helpers/grouping-fixtures.js';
-import type { TestServer } from '../helpers/server.js';
 
 const PASSWORD = 'correct horse';
 
 describe.skipIf(!chromiumPresent())('password-protected links in Chromium', () => {
-  let server: TestServer;
-  let site: Site;
-  let browser: Browser;
-  let key: string;
-
-  beforeAll(async () => {
-    [server, site, browser] = await Promise.all([startBrowserServer({ RATE_LIMIT_MAX: '100000' }), startSite(), launchChromium()]);
-    key = (await server.user()).apiKey;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await Promise.all([server?.close(), site?.close()]);
-  });
-
-  async function newPage(width = 1280, bypassCSP = false): Promise<Page> {
-    const page = await (await browser.newContext({ viewport: { width, height: 800 }, bypassCSP })).newPage();
-    page.setDefaultTimeout(5000);
-    return page;
-  }
+  const rig = useBrowserRig();
 
   async function submit(page: Page, password: string): Promise<void> {
     await page.fill('#password', password);
@@ -33,9 +14,9 @@ describe.skipIf(!chromiumPresent())('password-protected links in Chromium', () =
   }
 
   it('shows the error after a wrong password, and takes the visitor to the destination after the right one', async () => {
-    const link = await createLink(server, key, { url: `${site.url}/secret?a=1`, password: PASSWORD });
+    const link = await createLink(rig.server, rig.key, { url: `${rig.site.url}/secret?a=1`, password: PASSWORD });
     for (const width of [1280, 390]) {
-      const page = await newPage(width);
+      const page = await rig.newPage(width);
       await page.goto(link.shortUrl);
       await screenshot(page, 'password-form');
       await submit(page, 'not the password');
@@ -45,15 +26,15 @@ describe.skipIf(!chromiumPresent())('password-protected links in Chromium', () =
       await screenshot(page, 'password-wrong');
 
       await submit(page, PASSWORD);
-      await page.waitForURL(`${site.url}/secret?a=1`);
+      await page.waitForURL(`${rig.site.url}/secret?a=1`);
       expect(await page.textContent('#where')).toBe('Destination /secret');
       await page.context().close();
     }
-  });
+  }, 60_000); // several pages in a row, on shared cores
 
   it('shows a form and an error that axe finds no WCAG A/AA violation in', async () => {
-    const link = await createLink(server, key, { url: `${site.url}/checked`, password: PASSWORD });
-    const page = await newPage(390, true); // axe is injected: this check alone runs with the page's CSP bypassed
+    const link = await createLink(rig.server, rig.key, { url: `${rig.site.url}/checked`, password: PASSWORD });
+    const page = await rig.newPage(390, true); // axe is injected: this check alone runs with the page's CSP bypassed
     await page.goto(link.shortUrl);
     expect(await accessibilityViolations(page)).toEqual([]);
     await submit(page, 'not the password');
@@ -63,18 +44,19 @@ describe.skipIf(!chromiumPresent())('password-protected links in Chromium', () =
   });
 
   it('takes the visitor on when the password was removed while the form was open', async () => {
-    const link = await createLink(server, key, { url: `${site.url}/opened`, password: PASSWORD });
-    const page = await newPage();
+    const link = await createLink(rig.server, rig.key, { url: `${rig.site.url}/opened`, password: PASSWORD });
+    const page = await rig.newPage();
     await page.goto(link.shortUrl);
-    const update = await server.call('PUT', `/api/url/${link.id}/update`, { key, body: { url: `${site.url}/opened`, password: '' } });
+    const update = await rig.server.call('PUT', `/api/url/${link.id}/update`, { key: rig.key, body: { url: `${rig.site.url}/opened`, password: '' } });
     expect(update.status, update.text).toBe(200);
     await submit(page, 'anything');
-    await page.waitForURL(`${site.url}/opened`);
+    await page.waitForURL(`${rig.site.url}/opened`);
     await page.context().close();
   });
 
   it('opens a protected link reached through a campaign rotator', async () => {
-    const link = await createLink(server, key, { url: `${site.url}/rotated`, password: PASSWORD });
+    const { server, key } = rig;
+    const link = await createLink(server, key, { url: `${rig.site.url}/rotated`, password: PASSWORD });
     const campaign = await server.call('POST', '/api/campaign/add', { key, body: { name: 'Browser rotator', slug: 'browser-rotator' } });
     expect(campaign.status, campaign.text).toBe(200);
     const assigned = await server.call('POST', `/api/campaign/${campaign.body.id}/assign/${link.id}`, {
@@ -82,11 +64,11 @@ describe.skipIf(!chromiumPresent())('password-protected links in Chromium', () =
     });
     expect(assigned.status, assigned.text).toBe(200);
 
-    const page = await newPage();
+    const page = await rig.newPage();
     await page.goto(campaign.body.rotator);
     expect(page.url()).toBe(link.shortUrl);
     await submit(page, PASSWORD);
-    await page.waitForURL(`${site.url}/rotated`);
+    await page.waitForURL(`${rig.site.url}/rotated`);
     expect(await page.textContent('#where')).toBe('Destination /rotated');
     await page.context().close();
   });

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { CHROMIUM_PATH } from './chromium.js';
 import { startServer, type TestServer } from './server.js';
 
@@ -81,4 +82,33 @@ export async function startSite(): Promise<Site> {
       server.close(() => resolve());
     }),
   };
+}
+
+export interface BrowserRig {
+  server: TestServer;
+  site: Site;
+  browser: Browser;
+  /** An API key of an account on `server`. */
+  key: string;
+  /** A page in a fresh context (its own cookies), 800 px high; `bypassCSP` only to inject axe. */
+  newPage(width?: number, bypassCSP?: boolean): Promise<Page>;
+}
+
+/** For a browser test file's describe: Chromium, a server on its own address, a destination site and an account. */
+export function useBrowserRig(): BrowserRig {
+  const rig = {} as BrowserRig;
+  beforeAll(async () => {
+    [rig.server, rig.site, rig.browser] = await Promise.all([startBrowserServer({ RATE_LIMIT_MAX: '100000' }), startSite(), launchChromium()]);
+    rig.key = (await rig.server.user()).apiKey;
+  });
+  afterAll(async () => {
+    await rig.browser?.close();
+    await Promise.all([rig.server?.close(), rig.site?.close()]);
+  });
+  rig.newPage = async (width = 1280, bypassCSP = false) => {
+    const page = await (await rig.browser.newContext({ viewport: { width, height: 800 }, bypassCSP })).newPage();
+    page.setDefaultTimeout(10_000); // generous: the suite shares two cores
+    return page;
+  };
+  return rig;
 }
