@@ -21,7 +21,8 @@ const VISIT_DOC =
   'primary-subtag match, then the country of the client IP by name or ISO code; first match wins, else the long URL; ' +
   'parameters are appended to every destination) → type: direct 302 (Cache-Control: private, max-age=0), or when the ' +
   'link has pixels an HTML page that fires them and forwards after ~1 s; frame (our own /api, /docs, /admin… are linked, ' +
-  'never framed; above every frame an "Open the page" link leaves it, for destinations that refuse framing); splash (the account\'s page or a default one, 5 s countdown); overlay (the destination framed under the ' +
+  'never framed; above every frame an "Open the page" link leaves it, for destinations that refuse framing); splash ' +
+  '(the account\'s page or a default one, 5 s countdown); overlay (the destination framed under the ' +
   'call-to-action; a contact overlay with an e-mail address opens a mailto: form). On the default domain an alias with no ' +
   'link shows the bio page of that alias; on a branded domain an unknown alias redirects to its redirect404. Every served ' +
   'GET counts one click; HEAD requests do not.';
