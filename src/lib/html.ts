@@ -20,7 +20,9 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
 const STYLE =
   'body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#222;line-height:1.5}' +
   'a{color:#0b57d0}ul{padding-left:1.2rem}li{margin:.4rem 0}img{max-width:100%}' +
-  'body.full{max-width:none;margin:0;padding:0;overflow:hidden}iframe.full{border:0;width:100%;height:100vh;display:block}' +
+  'body.full{max-width:none;margin:0;padding:0;overflow:hidden}iframe.full{border:0;width:100%;height:calc(100vh - 1.75rem);display:block}' +
+  '.bar{height:1.75rem;line-height:1.75rem;padding:0 .75rem;font-size:.8rem;text-align:right;background:#f4f4f4;' +
+  'border-bottom:1px solid #ddd;box-sizing:border-box;overflow:hidden;white-space:nowrap}' +
   '.box{position:fixed;left:1rem;right:1rem;bottom:1rem;max-width:34rem;margin:auto;background:#fff;padding:1rem;' +
   'border-radius:.5rem;box-shadow:0 2px 14px rgba(0,0,0,.35)}.box[hidden]{display:none}' +
   '.btn{display:inline-block;padding:.5rem 1rem;border-radius:.3rem;background:#0b57d0;color:#fff;text-decoration:none;border:0}' +

@@ -46,9 +46,10 @@ let counter = 0;
  * Starts a real Redirectory server on a random port with a fresh database: a new SQLite file, or with
  * DATABASE_URL=postgres://… a new schema in that database, dropped on close. With REDIS_URL each server
  * gets its own REDIS_PREFIX, so parallel test files never share rate-limit windows or invalidations.
- * Env overrides go through the same config loader as production.
+ * Env overrides go through the same config loader as production. `port` listens there instead of a random
+ * port, for a server whose BASE_URL is its own address (tests/helpers/browser.ts).
  */
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startServer(env: Record<string, string> = {}, listen: { port?: number } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'redirectory-test-'));
   const name = uniqueName();
   const pgBase = process.env.DATABASE_URL;
@@ -67,7 +68,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     throw err;
   });
   const app = await buildApp(ctx);
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: listen.port ?? 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 

@@ -3,13 +3,13 @@ import { verifyPassword } from '../../lib/secrets.js';
 import type { CompiledLink } from './compile.js';
 import { forwardPage, framePage, ogPage, overlayPage, splashPage } from './link-pages.js';
 import { isUnlocked, throttleClient, unlockCookie, type FailureThrottle } from './password.js';
-import { expiredPage, passwordPage, throttledPage } from './public-pages.js';
+import { continuePage, expiredPage, passwordPage, throttledPage } from './public-pages.js';
 import { target, type Visitor } from './targeting.js';
 
 /** What to answer a visit. `count` says whether it is a served human visit (the caller records it). */
 export type Decision =
   | { kind: 'redirect'; status: 302 | 303; location: string; count: boolean; setCookie?: string }
-  | { kind: 'page'; status: number; page: RenderedPage; count: boolean; retryAfter?: number };
+  | { kind: 'page'; status: number; page: RenderedPage; count: boolean; retryAfter?: number; setCookie?: string };
 
 export interface Visit extends Visitor {
   /** The Cookie header, for unlocked password links. */
@@ -54,7 +54,7 @@ const INVALID_PASSWORD = 'That password is not right. Please try again.';
 
 /**
  * The password form's POST: refused while throttled (before any hashing), verified with argon2, and on
- * success a signed cookie plus a 303 back to the link.
+ * success a signed cookie plus a page that continues to the link (public-pages.ts says why not a redirect).
  */
 export async function submitPassword(
   link: CompiledLink,
@@ -63,8 +63,7 @@ export async function submitPassword(
   throttle: FailureThrottle,
 ): Promise<Decision> {
   if (link.expiresAt !== 0 && input.now >= link.expiresAt) return page(410, expiredPage(link));
-  const self = `/${encodeURIComponent(link.alias)}`;
-  if (link.passwordHash === null) return { kind: 'redirect', status: 303, location: self, count: false };
+  if (link.passwordHash === null) return page(200, continuePage(link));
   const key = `${link.id}|${throttleClient(input.ip)}`;
   const wait = throttle.blockedFor(key, input.now);
   if (wait > 0) return page(429, throttledPage(wait), false, wait);
@@ -74,5 +73,5 @@ export async function submitPassword(
   throttle.fail(key, input.now);
   if (!(await verifyPassword(link.passwordHash, input.password))) return page(401, passwordPage(link, INVALID_PASSWORD));
   throttle.succeed(key);
-  return { kind: 'redirect', status: 303, location: self, count: false, setCookie: unlockCookie(secret, link, input.now) };
+  return { kind: 'page', status: 200, page: continuePage(link), count: false, setCookie: unlockCookie(secret, link, input.now) };
 }

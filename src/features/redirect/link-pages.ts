@@ -52,11 +52,19 @@ export function forwardPage(link: CompiledLink, destination: string): RenderedPa
   });
 }
 
+/**
+ * The slim bar above every framed destination: a site that refuses framing (X-Frame-Options, CSP
+ * frame-ancestors) leaves the frame empty, and nothing tells us so, so the way out is always there.
+ */
+function openBar(destination: string): SafeHtml {
+  return html`<div class="bar"><a href="${destination}" target="_top" rel="noopener">Open the page</a></div>`;
+}
+
 export function framePage(link: CompiledLink, destination: string): RenderedPage {
   if (link.unframeable?.has(destination)) return plainLinkPage(link, destination);
   return linkPage(link, {
     title: link.meta.title || hostOf(destination),
-    body: html`<iframe class="full" src="${destination}" title="${link.meta.title || hostOf(destination)}" allowfullscreen></iframe>`,
+    body: html`${openBar(destination)}<iframe class="full" src="${destination}" title="${link.meta.title || hostOf(destination)}" allowfullscreen></iframe>`,
     csp: FRAME_CSP,
     full: true,
   });
@@ -96,7 +104,7 @@ export function overlayPage(link: CompiledLink, destination: string): RenderedPa
   const box = mail ? contactForm(overlay.message, overlay.button_text, mail) : messageBox(overlay);
   return linkPage(link, {
     title: link.meta.title || hostOf(destination),
-    body: html`<iframe class="full" src="${destination}" title="${link.meta.title || hostOf(destination)}" allowfullscreen></iframe>
+    body: html`${openBar(destination)}<iframe class="full" src="${destination}" title="${link.meta.title || hostOf(destination)}" allowfullscreen></iframe>
 <div class="box" id="cta" role="dialog">${box}<button id="close" type="button">Close</button></div>`,
     scripts: [CLOSE],
     csp: mergeCsp(FRAME_CSP, mail ? { 'form-action': 'mailto:' } : undefined),

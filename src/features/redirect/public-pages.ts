@@ -33,6 +33,20 @@ ${message ? html`<p class="error" role="alert">${message}</p>` : ''}
   });
 }
 
+/**
+ * The answer to the password form's POST once the link may be opened: a page that continues to the link by a
+ * same-origin navigation of its own. A redirect would not do: the form page's CSP `form-action 'self'` governs
+ * the form submission's whole redirect chain, so browsers block the link's own redirect to its destination.
+ */
+export function continuePage(link: { alias: string }): RenderedPage {
+  const self = `/${encodeURIComponent(link.alias)}`;
+  return renderPage({
+    title: 'Opening the link · Redirectory',
+    head: html`<meta http-equiv="refresh" content="0;url=${self}">`,
+    body: html`<h1>Opening the link…</h1><p><a id="go" href="${self}">Continue</a></p>`,
+  });
+}
+
 export function throttledPage(seconds: number): RenderedPage {
   const minutes = Math.max(Math.ceil(seconds / 60), 1);
   return simple('Too many attempts', html`<h1>Too many attempts</h1>

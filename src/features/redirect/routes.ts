@@ -21,7 +21,8 @@ const VISIT_DOC =
   'primary-subtag match, then the country of the client IP by name or ISO code; first match wins, else the long URL; ' +
   'parameters are appended to every destination) → type: direct 302 (Cache-Control: private, max-age=0), or when the ' +
   'link has pixels an HTML page that fires them and forwards after ~1 s; frame (our own /api, /docs, /admin… are linked, ' +
-  'never framed); splash (the account\'s page or a default one, 5 s countdown); overlay (the destination framed under the ' +
+  'never framed; above every frame an "Open the page" link leaves it, for destinations that refuse framing); splash ' +
+  '(the account\'s page or a default one, 5 s countdown); overlay (the destination framed under the ' +
   'call-to-action; a contact overlay with an e-mail address opens a mailto: form). On the default domain an alias with no ' +
   'link shows the bio page of that alias; on a branded domain an unknown alias redirects to its redirect404. Every served ' +
   'GET counts one click; HEAD requests do not.';
@@ -63,8 +64,10 @@ export function publicRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['public'], summary: 'Unlock a password-protected short link', params: AliasParams, body: PasswordForm, security: [],
         description: 'Form field `password` (application/x-www-form-urlencoded). Right: a signed HttpOnly cookie for this ' +
-          'link (one day) and 303 back to the link. Wrong: the form again with 401. After 5 tries per link and client ' +
-          '(an IP address; for IPv6 its /64) within 15 minutes: 429 until the window ends, also for tries sent at once.',
+          'link (one day) and a 200 page that continues to the link (meta refresh and a link; not a 303, since browsers ' +
+          "apply the form page's CSP form-action 'self' to the whole redirect chain, which ends on another site). " +
+          'A post to a link without a password answers the same page. Wrong: the form again with 401. After 5 tries per ' +
+          'link and client (an IP address; for IPv6 its /64) within 15 minutes: 429 until the window ends, also for tries sent at once.',
       },
     }, async (req, reply) => {
       const now = Date.now();

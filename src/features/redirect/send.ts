@@ -15,16 +15,17 @@ export function sendRedirect(reply: FastifyReply, status: number, location: stri
 }
 
 /** Every page: its own CSP, nosniff and a referrer policy. */
-export function sendPage(reply: FastifyReply, status: number, page: RenderedPage, retryAfter?: number): FastifyReply {
+export function sendPage(reply: FastifyReply, status: number, page: RenderedPage, retryAfter?: number, setCookie?: string): FastifyReply {
   reply.code(status).headers(PAGE_HEADERS).header('content-security-policy', page.csp).header('cache-control', PAGE_CACHE);
   if (retryAfter) reply.header('retry-after', retryAfter);
+  if (setCookie) reply.header('set-cookie', setCookie);
   return reply.send(page.html);
 }
 
 export function sendDecision(reply: FastifyReply, decision: Decision): FastifyReply {
   return decision.kind === 'redirect'
     ? sendRedirect(reply, decision.status, decision.location, decision.setCookie)
-    : sendPage(reply, decision.status, decision.page, decision.retryAfter);
+    : sendPage(reply, decision.status, decision.page, decision.retryAfter, decision.setCookie);
 }
 
 /** The same answer written on a bare node:http response, for a lean front handler. */
@@ -41,6 +42,7 @@ export function writeDecision(res: ServerResponse, decision: Decision, head = fa
     'content-length': Buffer.byteLength(decision.page.html),
   };
   if (decision.retryAfter) headers['retry-after'] = decision.retryAfter;
+  if (decision.setCookie) headers['set-cookie'] = decision.setCookie;
   res.writeHead(decision.status, headers);
   res.end(head ? undefined : decision.page.html);
 }
