@@ -156,7 +156,9 @@ describe('POST /api/url/add', () => {
       method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `password=${password}`,
     });
     expect((await unlock('123')).status).toBe(401);
-    expect((await unlock('1234')).status).toBe(303);
+    const right = await unlock('1234');
+    expect(right.status).toBe(200);
+    expect(String(right.headers['set-cookie'])).toMatch(/^rdpw\d+=/);
   });
 
   it('checks the type and the ids it names', async () => {
