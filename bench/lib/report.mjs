@@ -19,6 +19,7 @@ export function printReport({ rows, names, generator, run, minutes, created, sta
   console.log(`link creation: ${created.rps.toFixed(0)} links/s (${created.ok} created, p99 ${created.p99.toFixed(1)} ms)`);
   console.log(`GET /api/url/{id} with ${statsClicks} clicks (${connections} connections): p50 ${stats.p50.toFixed(1)} ms, p99 ${stats.p99.toFixed(1)} ms, ${stats.rps.toFixed(0)} req/s`);
   console.log(`clicks lost: ${clicks.single.lost} single-process, ${clicks.workers.lost} with WORKERS=2${surplus(clicks)}`);
+  // rss_mb: the peak read right after each load run on the 1M-link server (idle, the collector gives memory back).
   const keys = {
     redirect_ratio: direct.ratio.toFixed(2), targeted_ratio: targeted.ratio.toFixed(2),
     growth_ratio: (grown.ratio / direct.ratio).toFixed(2), clicks_lost: clicks.single.lost + clicks.workers.lost,
