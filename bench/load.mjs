@@ -1,26 +1,19 @@
-// The load generator, in its own process: autocannon with realistic browser headers and random aliases.
+// The fallback load generator (see lib/generator.mjs), in its own process: autocannon with realistic
+// browser headers and random aliases, uniform or Zipf (s = 1).
 import autocannon from 'autocannon';
+import { IPS, LANGUAGES, REFERERS, USER_AGENTS, zipf } from './lib/browser.mjs';
 
 const spec = JSON.parse(process.argv[2]);
-
-const USER_AGENTS = [
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
-  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
-  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
-  'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0',
-];
-const LANGUAGES = ['en-US,en;q=0.9', 'de-DE,de;q=0.9,en;q=0.5', 'fr-FR,fr;q=0.8', 'es;q=0.7,en;q=0.3', 'ja'];
-const REFERERS = ['https://www.facebook.com/', 'https://t.co/abc', 'https://www.google.com/', '', 'https://news.example.org/story'];
-const IPS = ['8.8.8.8', '81.2.69.142', '5.9.0.1', '1.1.1.1', '203.0.113.9', '93.184.216.34'];
 
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
 
 let sent = 0;
+const { paths } = spec;
+const alias = paths?.zipf ? zipf(paths.count) : () => Math.floor(Math.random() * paths.count);
 
 function setupRequest(request) {
-  request.path = spec.paths ? `/${spec.paths.prefix}${Math.floor(Math.random() * spec.paths.count)}` : spec.path;
-  const headers = { ...spec.headers, host: spec.host, 'user-agent': spec.userAgent ?? pick(USER_AGENTS), 'accept-language': pick(LANGUAGES), 'x-forwarded-for': pick(IPS) };
+  request.path = paths ? `/${paths.prefix}${alias()}` : spec.path;
+  const headers = { ...spec.headers, host: spec.host, 'user-agent': pick(USER_AGENTS), 'accept-language': pick(LANGUAGES), 'x-forwarded-for': pick(IPS) };
   const referer = pick(REFERERS);
   if (referer) headers.referer = referer;
   request.headers = headers;

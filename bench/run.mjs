@@ -6,14 +6,18 @@ import { tmpdir } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { load, pickGenerator } from './lib/generator.mjs';
 import { cpuSeconds, freePort, median, rssMb, start, stop, waitForPort } from './lib/proc.mjs';
+import { printReport } from './lib/report.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
+const GENERATOR = pickGenerator();
 const startedAt = performance.now();
 // A run lasts a few seconds: clicks are written in batches every second (CLICK_FLUSH_MS), and a run
-// much shorter than that would leave most of its writing to after the run. 80k (about 4 s at 20k req/s)
-// keeps the default run under 5 minutes on 2 cores with room for a slow day (100k took 4.9 minutes).
-const RUN = { amount: QUICK ? 10_000 : 80_000, reps: QUICK ? 1 : 3, connections: 50 };
+// much shorter than that would leave most of its writing to after the run. autocannon runs a request
+// count (80k, about 4 s at 20k req/s), wrk a duration in whole seconds; the warm-up is a quarter run.
+const RUN = { quick: QUICK, amount: QUICK ? 10_000 : 80_000, duration: QUICK ? 1 : 4, reps: QUICK ? 1 : 3, connections: 50 };
+const WARM_UP = { amount: RUN.amount / 4, duration: Math.max(1, RUN.duration / 4) };
 // After each Redirectory run its CPU is read once its last batch is written, so that batch's cost is
 // counted to its own run and not spent during the baseline's next one. The baseline writes nothing.
 const SETTLE_MS = 1_500;
@@ -36,22 +40,26 @@ async function server(db, env = {}) {
     TRUST_PROXY: 'true', LOG_LEVEL: 'warn', ...env,
   });
   await waitForPort(port);
-  return { child, port, db, served: 0, settles: true };
+  return { child, port, db, served: 0, unanswered: 0, settles: true };
 }
 
-function load(port, spec) {
-  const out = execFileSync('node', ['bench/load.mjs', JSON.stringify({ url: `http://127.0.0.1:${port}`, host: HOST, connections: RUN.connections, amount: RUN.amount, ...spec })], { encoding: 'utf8', maxBuffer: 1 << 24 });
-  return JSON.parse(out);
+/** One load run; the 2xx/3xx answers to alias requests are the clicks the server must have recorded. */
+function drive(target, spec, size = RUN) {
+  const result = load(GENERATOR, target.port, { host: HOST, connections: RUN.connections, amount: size.amount, duration: size.duration, ...spec });
+  if (spec.paths) {
+    target.served += result.ok;
+    target.unanswered += result.unanswered;
+  }
+  return result;
 }
 
 /** One measured run: load from a separate process, server CPU read from /proc around it (and its last batch). */
-async function measure(target, spec) {
+async function measure(target, spec, size) {
   const cpuBefore = cpuSeconds(target.child.pid);
-  const result = load(target.port, spec);
+  const result = drive(target, spec, size);
   const rss = rssMb(target.child.pid);
   if (target.settles) await sleep(SETTLE_MS);
   const cpu = cpuSeconds(target.child.pid) - cpuBefore;
-  target.served += result.ok;
   return { ...result, cpuUs: (cpu * 1e6) / Math.max(result.requests, 1), rss };
 }
 
@@ -62,7 +70,7 @@ async function compare(name, baseline, target, spec) {
   // One unmeasured run each first: JIT warm-up, and the scenario's first aggregate rows, belong to no
   // steady state (both sides get the same).
   for (const side of [baseline, target]) {
-    side.served += load(side.port, { ...spec, amount: RUN.amount / 4 }).ok;
+    drive(side, spec, WARM_UP);
     if (side.settles) await sleep(SETTLE_MS);
   }
   for (let i = 0; i < RUN.reps; i++) {
@@ -77,11 +85,16 @@ async function compare(name, baseline, target, spec) {
     errors: b.reduce((n, r) => n + r.errors + (r.requests - r.ok), 0),
   };
   row.ratio = row.rps / row.baseRps;
+  row.cpuRatio = row.baseCpuUs / row.cpuUs;
   rows.push(row);
   return row;
 }
 
-/** Stops a server gracefully and compares the clicks it recorded with the 2xx/3xx the load generator saw. */
+/**
+ * Stops a server gracefully and compares the clicks it recorded with the 2xx/3xx the load generator
+ * counted. wrk stops with requests in flight that the server may have served: recorded clicks may
+ * exceed the count by at most those (`extra`), never fall short of it (`lost`).
+ */
 async function clicksLost(target) {
   const { code } = await stop(target.child);
   if (code !== 0) throw new Error(`server exited with ${code} on SIGTERM`);
@@ -89,52 +102,50 @@ async function clicksLost(target) {
   const { recorded } = db.prepare(`SELECT COALESCE(SUM(clicks), 0) AS recorded FROM click_summaries
     WHERE target_kind = 'link' AND target_id <> ?`).get(target.db.statsLinkId);
   db.close();
-  return target.served - recorded;
+  return { lost: Math.max(0, target.served - recorded), extra: Math.max(0, recorded - target.served), unanswered: target.unanswered };
 }
 
+const add = (x, y) => ({ lost: x.lost + y.lost, extra: x.extra + y.extra, unanswered: x.unanswered + y.unanswered });
 
 const basePort = await freePort();
-const baseline = { child: start('node', ['bench/baseline.mjs'], { PORT: String(basePort) }), port: basePort, served: 0, settles: false };
+const baseline = { child: start('node', ['bench/baseline.mjs'], { PORT: String(basePort) }), port: basePort, served: 0, unanswered: 0, settles: false };
 await waitForPort(basePort);
 
+const names = {
+  direct: 'direct, 1k links', grown: `direct, ${BIG / 1000}k links`, zipf: `Zipf s=1, ${BIG / 1000}k links`,
+  targeted: 'device+geo+language targets',
+};
 const small = await server(seed('small', 1000));
 // Rate limits stay as configured for real use on the redirect runs (they do not apply there); the API
 // measurements below need them raised.
 const big = await server(seed('big', BIG, CLICKS), { RATE_LIMIT_MAX: '1000000000' });
-const direct = await compare('direct, 1k links', baseline, small, { paths: { prefix: 'd', count: 1000 } });
-const grown = await compare(`direct, ${BIG / 1000}k links`, baseline, big, { paths: { prefix: 'd', count: BIG } });
-const targeted = await compare('device+geo+language targets', baseline, small, { paths: { prefix: 't', count: 1000 } });
+await compare(names.direct, baseline, small, { paths: { prefix: 'd', count: 1000 } });
+await compare(names.grown, baseline, big, { paths: { prefix: 'd', count: BIG } });
+// Real traffic is skewed: a few links take most visits, and the rest are the long tail.
+await compare(names.zipf, baseline, big, { paths: { prefix: 'd', count: BIG, zipf: true } });
+await compare(names.targeted, baseline, small, { paths: { prefix: 't', count: 1000 } });
 await compare('with parameters', baseline, small, { paths: { prefix: 'p', count: 1000 } });
-// The peak, read right after each load run on the 1M-link server (idle, the collector gives memory back).
-const rssBig = grown.rss;
 
 // Latency of the statistics read itself: a few concurrent callers, not a saturating flood (at 50
 // connections p99 measures the queue in front of a busy server, not the read).
-const stats = await measure(big, { connections: STATS_CONNECTIONS, amount: QUICK ? 1000 : 5000, path: `/api/url/${big.db.statsLinkId}`, headers: { authorization: `Bearer ${big.db.apiKey}` } });
-big.served -= stats.ok; // API answers are not clicks
-const lost = (await clicksLost(small)) + (await clicksLost(big));
+const stats = await measure(big, { connections: STATS_CONNECTIONS, path: `/api/url/${big.db.statsLinkId}`, headers: { authorization: `Bearer ${big.db.apiKey}` } },
+  { amount: QUICK ? 1000 : 5000, duration: QUICK ? 1 : 3 });
+const single = add(await clicksLost(small), await clicksLost(big));
 
 const workers = await server(seed('workers', 1000), { WORKERS: '2' });
 await compare('direct, 1k links, WORKERS=2', baseline, workers, { paths: { prefix: 'd', count: 1000 } });
-const workersLost = await clicksLost(workers);
+const clicks = { single, workers: await clicksLost(workers) };
 
 const creator = await server(seed('create', 0), { RATE_LIMIT_MAX: '1000000000' });
 const created = await measure(creator, {
-  amount: QUICK ? 2000 : 20_000, method: 'POST', path: '/api/url/add', body: '{"url":"https://example.com/new/[<id>]"}',
+  method: 'POST', path: '/api/url/add', body: '{"url":"https://example.com/new/[<id>]"}',
   headers: { authorization: `Bearer ${creator.db.apiKey}`, 'content-type': 'application/json' },
-});
+}, { amount: QUICK ? 2000 : 20_000, duration: QUICK ? 1 : 5 });
 await stop(creator.child);
 await stop(baseline.child);
 rmSync(dir, { recursive: true, force: true });
 
-const fmt = (n, d = 0) => n.toFixed(d).padStart(9);
-const minutes = (performance.now() - startedAt) / 60_000;
-console.log(`\nRedirectory benchmark (${QUICK ? 'quick' : 'full'}: ${RUN.reps}x A/B of ${RUN.amount} requests, ${RUN.connections} connections, ${minutes.toFixed(1)} min)`);
-console.log('scenario                          req/s      p50      p99  CPU µs/req  ratio  base req/s  base µs/req   RSS MB  non-3xx');
-for (const r of rows) {
-  console.log(`${r.scenario.padEnd(30)}${fmt(r.rps)}${fmt(r.p50, 1)}${fmt(r.p99, 1)}${fmt(r.cpuUs, 1)}   ${r.ratio.toFixed(2)}${fmt(r.baseRps)}   ${fmt(r.baseCpuUs, 1)}${fmt(r.rss)}${fmt(r.errors)}`);
-}
-console.log(`link creation: ${created.rps.toFixed(0)} links/s (${created.ok} created, p99 ${created.p99} ms)`);
-console.log(`GET /api/url/{id} with ${CLICKS} clicks (${STATS_CONNECTIONS} connections): p50 ${stats.p50} ms, p99 ${stats.p99} ms, ${stats.rps.toFixed(0)} req/s`);
-console.log(`clicks lost: ${lost} single-process, ${workersLost} with WORKERS=2`);
-console.log(`bench: redirect_ratio=${direct.ratio.toFixed(2)} targeted_ratio=${targeted.ratio.toFixed(2)} growth_ratio=${(grown.ratio / direct.ratio).toFixed(2)} clicks_lost=${lost + workersLost} create_per_s=${created.rps.toFixed(0)} stats_p99_ms=${stats.p99} rss_mb=${rssBig.toFixed(0)}`);
+printReport({
+  rows, names, generator: GENERATOR, run: RUN, minutes: (performance.now() - startedAt) / 60_000,
+  created, stats, clicks, statsClicks: CLICKS, connections: STATS_CONNECTIONS,
+});

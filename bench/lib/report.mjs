@@ -1,0 +1,43 @@
+// What `npm run bench` prints: the headline, a table of the A/B medians, and the one-line summary
+// (`bench: key=value …`) that scripts compare across runs.
+
+const fmt = (n, d = 0) => n.toFixed(d).padStart(9);
+const find = (rows, name) => rows.find((r) => r.scenario === name);
+
+export function printReport({ rows, names, generator, run, minutes, created, stats, clicks, statsClicks, connections }) {
+  const direct = find(rows, names.direct);
+  const grown = find(rows, names.grown);
+  const zipf = find(rows, names.zipf);
+  const targeted = find(rows, names.targeted);
+  const size = generator === 'wrk' ? `${run.duration} s` : `${run.amount} requests`;
+  console.log(`\nRedirectory benchmark (${run.quick ? 'quick' : 'full'}: load by ${generator}, ${run.reps}x A/B of ${size}, ${run.connections} connections, ${minutes.toFixed(1)} min)`);
+  console.log(`headline (${names.direct}): server CPU per request, baseline ÷ Redirectory = ${direct.cpuRatio.toFixed(2)}; throughput, Redirectory ÷ baseline = ${direct.ratio.toFixed(2)}`);
+  console.log('scenario                          req/s      p50      p99  CPU µs/req  base µs/req  CPU ratio  req/s ratio  base req/s   RSS MB  non-3xx');
+  for (const r of rows) {
+    console.log(`${r.scenario.padEnd(30)}${fmt(r.rps)}${fmt(r.p50, 1)}${fmt(r.p99, 1)}${fmt(r.cpuUs, 1)}    ${fmt(r.baseCpuUs, 1)}      ${r.cpuRatio.toFixed(2)}         ${r.ratio.toFixed(2)}  ${fmt(r.baseRps)}${fmt(r.rss)}${fmt(r.errors)}`);
+  }
+  console.log(`link creation: ${created.rps.toFixed(0)} links/s (${created.ok} created, p99 ${created.p99.toFixed(1)} ms)`);
+  console.log(`GET /api/url/{id} with ${statsClicks} clicks (${connections} connections): p50 ${stats.p50.toFixed(1)} ms, p99 ${stats.p99.toFixed(1)} ms, ${stats.rps.toFixed(0)} req/s`);
+  console.log(`clicks lost: ${clicks.single.lost} single-process, ${clicks.workers.lost} with WORKERS=2${surplus(clicks)}`);
+  // rss_mb: the peak read right after each load run on the 1M-link server (idle, the collector gives memory back).
+  const keys = {
+    redirect_ratio: direct.ratio.toFixed(2), targeted_ratio: targeted.ratio.toFixed(2),
+    growth_ratio: (grown.ratio / direct.ratio).toFixed(2), clicks_lost: clicks.single.lost + clicks.workers.lost,
+    create_per_s: created.rps.toFixed(0), stats_p99_ms: round(stats.p99), rss_mb: grown.rss.toFixed(0),
+    cpu_ratio: direct.cpuRatio.toFixed(2), cpu_growth: (grown.cpuRatio / direct.cpuRatio).toFixed(2),
+    cpu_zipf: (zipf.cpuRatio / direct.cpuRatio).toFixed(2), generator,
+  };
+  console.log(`bench: ${Object.entries(keys).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+}
+
+// autocannon reports whole milliseconds, wrk microseconds: keep what the generator measured.
+const round = (ms) => (Number.isInteger(ms) ? ms : ms.toFixed(1));
+
+/** wrk stops with requests in flight: the server may have recorded them, the generator never counted them. */
+function surplus({ single, workers }) {
+  const extra = single.extra + workers.extra;
+  const unanswered = single.unanswered + workers.unanswered;
+  if (extra === 0 && unanswered === 0) return '';
+  const note = `; wrk stopped with ${unanswered} requests unanswered, and ${extra} clicks were recorded beyond the answers it counted`;
+  return extra > unanswered ? `${note}: MORE THAN WERE SENT (clicks counted twice?)` : `${note} (at most ${unanswered} expected)`;
+}
