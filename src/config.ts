@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
+import { hostKey } from './lib/hosts.js';
 
 /** Every setting Redirectory reads from the environment, with the SQLite defaults a fresh machine needs. */
 const EnvSchema = Type.Object({
@@ -28,7 +29,7 @@ export type Env = Static<typeof EnvSchema>;
 
 export interface Config extends Omit<Env, 'BASE_URL' | 'DOMAIN_DNS_TARGETS'> {
   BASE_URL: string;
-  /** Host (with port when not default) of BASE_URL: the default domain. */
+  /** Host of BASE_URL in the canonical spelling of lib/hosts.ts (port only when not 80 or 443): the default domain. */
   DEFAULT_HOST: string;
   DOMAIN_DNS_TARGETS: string[];
   DIALECT: 'sqlite' | 'postgres';
@@ -60,6 +61,8 @@ function finish(env: Env): Config {
   } catch {
     throw new ConfigError(`BASE_URL is not a URL: ${baseUrl}`);
   }
+  const defaultHost = hostKey(parsed);
+  if (!defaultHost) throw new ConfigError(`BASE_URL has no host name: ${baseUrl}`);
   const dialect = env.DATABASE_URL.startsWith('postgres') ? 'postgres' : 'sqlite';
   if (dialect === 'sqlite' && !env.DATABASE_URL.startsWith('sqlite:')) {
     throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');
@@ -69,7 +72,7 @@ function finish(env: Env): Config {
   return {
     ...env,
     BASE_URL: baseUrl,
-    DEFAULT_HOST: parsed.host.toLowerCase(),
+    DEFAULT_HOST: defaultHost,
     DOMAIN_DNS_TARGETS: env.DOMAIN_DNS_TARGETS.split(',').map((s) => s.trim()).filter(Boolean),
     DIALECT: dialect,
     LINK_CACHE_TTL_S: env.LINK_CACHE_TTL_S ?? defaultTtl,

@@ -12,7 +12,8 @@ import { createTestSchema, deleteRedisPrefix, isPostgresUrl, TEST_PG_URL, TEST_R
 import { MIGRATION_NAMES } from '../src/db/migrate.js';
 
 /**
- * Two real server processes on one PostgreSQL schema and one Redis prefix, as behind a load balancer.
+ * Two real server processes on one PostgreSQL schema and one Redis prefix, as behind a load balancer
+ * that does not pass the public Host: both share one BASE_URL and are reached by their own addresses.
  * Runs on the PostgreSQL pass of CI (DATABASE_URL=postgres://…) or with CLUSTER=1 (TEST_PG_URL,
  * TEST_REDIS_URL); never on the plain SQLite `npm test`.
  */
@@ -20,6 +21,8 @@ const PG_URL = isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_UR
 const REDIS_URL = process.env.REDIS_URL ?? TEST_REDIS_URL;
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 const PROPAGATION_MS = 1000;
+/** One public address for both nodes, as behind a load balancer; requests go to each node's own address. */
+const BASE_URL = `http://${TEST_HOST}`;
 
 let schema: TestSchema;
 let env: Record<string, string>;
@@ -34,7 +37,7 @@ beforeAll(async () => {
     DATABASE_URL: schema.url,
     REDIS_URL,
     REDIS_PREFIX: `${schema.name}:`,
-    BASE_URL: `http://${TEST_HOST}`,
+    BASE_URL,
     LOG_LEVEL: 'warn',
     // Long enough that no click is written before the graceful stop: the stop itself must flush them.
     CLICK_FLUSH_MS: '600000',
@@ -53,7 +56,8 @@ afterAll(async () => {
 });
 
 const newKey = async () => (await createUser(ctx, { email: `c${Date.now()}${Math.random()}@example.com` })).apiKey;
-const visit = (node: NodeProcess, alias: string) => send(node.url, 'GET', `/${alias}`, { headers: { host: TEST_HOST, 'user-agent': BROWSER } });
+/** Sent to the node's own address, so Host is `127.0.0.1:<its port>`: each node serves the default domain of the one BASE_URL. */
+const visit = (node: NodeProcess, alias: string) => send(node.url, 'GET', `/${alias}`, { headers: { 'user-agent': BROWSER } });
 const isRedirectTo = (reply: Reply, url: string) => reply.status >= 301 && reply.status <= 308 && reply.headers.location === url;
 
 /** Polls `node` until `done` holds for the alias; returns the milliseconds it took (fails past `limitMs`). */
@@ -82,6 +86,7 @@ it('serves on B a link created through A, sees A\'s update within 1 s and A\'s d
   const alias = `cl${Date.now().toString(36)}`;
   const created = await send(a.url, 'POST', '/api/url/add', { key, body: { url: 'https://example.com/first', custom: alias } });
   expect(created.status).toBe(200);
+  expect(created.body.shorturl).toBe(`${BASE_URL}/${alias}`); // built from BASE_URL, not from the node's address
   const id = created.body.id as number;
   expect(isRedirectTo(await visit(b, alias), 'https://example.com/first')).toBe(true); // B caches it now
 

@@ -1,3 +1,4 @@
+import { domainToASCII } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pointsAt } from '../src/features/domains/dns.js';
 import { startServer, TEST_HOST, type TestServer } from './helpers/server.js';
@@ -113,6 +114,66 @@ describe('domains', () => {
     expect(first.domains.map((d: { domain: string }) => d.domain)).toEqual(['https://p2.pages.example.org', 'https://p1.pages.example.org']);
     expect((await list('?limit=2&page=2', fresh)).body.data).toMatchObject({ nextpage: 0, domains: [expect.objectContaining({ domain: 'https://p0.pages.example.org' })] });
     expect((await list('?limit=2&page=5', fresh)).body.data.domains).toEqual([]);
+  });
+});
+
+describe('one host however it is spelled', () => {
+  it('stores the canonical host: lower case, no final dot, punycode, no standard port', async () => {
+    const cases = [
+      ['https://Spell-A.test.', 'https://spell-a.test'], ['HTTPS://spell-b.test:443', 'https://spell-b.test'],
+      ['https://bücher.test', 'https://xn--bcher-kva.test'], ['http://SPELL-C.test.:80', 'http://spell-c.test'],
+      ['http://spell-d.test:8080', 'http://spell-d.test:8080'],
+    ];
+    for (const [input, listed] of cases) {
+      const res = await add({ domain: input });
+      expect(res.status, `${input} ${res.text}`).toBe(200);
+      expect((await entry(res.body.id)).domain).toBe(listed);
+    }
+  });
+
+  it('belongs to one account: another spelling of a taken host is a 409 that says so', async () => {
+    expect((await add({ domain: 'https://a-brand.test' })).status).toBe(200);
+    expect((await add({ domain: 'https://bücher-brand.test' })).status).toBe(200);
+    const spellings = ['https://A-BRAND.test.', 'HTTPS://a-brand.test:443', 'http://a-brand.test', 'http://A-Brand.Test.:80', 'https://a-brand.test./'];
+    for (const domain of spellings) {
+      const theirs = await add({ domain }, otherKey);
+      expect(theirs.status, domain).toBe(409);
+      expect(theirs.body).toEqual({ error: 1, message: expect.stringContaining('a-brand.test is already registered by another account') });
+      expect((await add({ domain })).body).toEqual({ error: 1, message: 'That domain is already registered.' });
+    }
+    const idn = await add({ domain: `https://${domainToASCII('bücher-brand.test').toUpperCase()}.` }, otherKey);
+    expect(idn.status).toBe(409);
+    expect(idn.body.message).toContain(`${domainToASCII('bücher-brand.test')} is already registered by another account`);
+    const rows = await server.ctx.db.selectFrom('domains').select('host').where('host', 'like', '%a-brand.test%').execute();
+    expect(rows).toEqual([{ host: 'a-brand.test' }]);
+  });
+
+  it('is never the service\'s own host, in any spelling', async () => {
+    for (const domain of [`https://${TEST_HOST}.`, 'http://REDIRECTORY.TEST', `http://${TEST_HOST}:80`, `https://Redirectory.Test.:443`]) {
+      const res = await add({ domain });
+      expect(res.status, domain).toBe(400);
+      expect(res.body.message).toBe(`${TEST_HOST} is this service's own address; it is always available as the default domain.`);
+    }
+    expect((await server.visit('/', { headers: { host: `${TEST_HOST}.` } })).status).toBe(200); // the landing page, captured by no one
+  });
+
+  it('refuses the other scheme\'s standard port and empty labels', async () => {
+    for (const domain of ['http://port.example.test:443', 'https://port.example.test:80']) {
+      const res = await add({ domain });
+      expect(res.status, domain).toBe(400);
+      expect(res.body.message).toContain('standard port of the other scheme');
+    }
+    for (const domain of ['https://a..b.test', 'https://dots.test..']) expect((await add({ domain })).status, domain).toBe(400);
+  });
+
+  it('is found by links in any spelling', async () => {
+    const { id } = (await add({ domain: 'https://links-brand.test' })).body;
+    for (const domain of ['LINKS-BRAND.TEST.', 'https://links-brand.test:443/', 'links-brand.test:80']) {
+      const res = await server.call('POST', '/api/url/add', { key, body: { url: 'https://example.com', domain } });
+      expect(res.status, `${domain} ${res.text}`).toBe(200);
+      expect(res.body.shorturl).toMatch(/^https:\/\/links-brand\.test\//);
+    }
+    expect(await server.ctx.db.selectFrom('links').select('id').where('domain_id', '=', id).execute()).toHaveLength(3);
   });
 });
 

@@ -120,7 +120,7 @@ describe('targeting', () => {
 });
 
 describe('branded domains', () => {
-  it('redirects the root and unknown aliases, serves its own links, and refuses unknown hosts', async () => {
+  it('redirects the root and unknown aliases, serves its own links, and serves unknown hosts as the default domain', async () => {
     const domain = await server.call('POST', '/api/domain/add', {
       key, body: { domain: 'https://Go.Example.test', redirectroot: 'https://example.org/home', redirect404: 'https://example.org/missing' },
     });
@@ -138,7 +138,9 @@ describe('branded domains', () => {
     expect((await server.visit('/', { headers: host })).status).toBe(200);
     expect((await server.visit('/nothing-here', { headers: host })).status).toBe(404);
 
-    for (const path of ['/', '/brand-one']) expect((await server.visit(path, { headers: { host: 'unknown.example' } })).status).toBe(404);
+    // Issue 12 item 4: a host that is no branded domain is the default domain (it used to answer 404).
+    expect((await server.visit('/', { headers: { host: 'unknown.example' } })).status).toBe(200);
+    expect((await server.visit('/brand-one', { headers: { host: 'unknown.example' } })).status).toBe(404); // not on the default domain
   });
 });
 

@@ -5,6 +5,7 @@ import * as initial from './migrations/0001-initial.js';
 import * as countersInClickStats from './migrations/0002-counters-in-click-stats.js';
 import * as clickSummaries from './migrations/0003-click-summaries.js';
 import * as overlayEmail from './migrations/0004-overlay-email.js';
+import * as canonicalDomainHosts from './migrations/0005-canonical-domain-hosts.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0002-counters-in-click-stats': countersInClickStats,
   '0003-click-summaries': clickSummaries,
   '0004-overlay-email': overlayEmail,
+  '0005-canonical-domain-hosts': canonicalDomainHosts,
 };
 
 /** Every migration's name, in order. */

@@ -5,6 +5,7 @@ import { cacheKeys } from '../../lib/cache-keys.js';
 import { conflict, invalid, notFound } from '../../lib/errors.js';
 import { listData, toPage, type ListData } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
+import { crossStandardPort, hostKey, normalizeHost } from '../../lib/hosts.js';
 import { optionalHttpUrl } from '../../lib/urls.js';
 import { hostPointsAtTargets } from './dns.js';
 import * as repo from './repo.js';
@@ -15,6 +16,8 @@ export const DomainError = {
   invalid: () => invalid('domain must be an http:// or https:// address with a host name only, e.g. https://go.example.com.'),
   ownHost: (host: string) => invalid(`${host} is this service's own address; it is always available as the default domain.`),
   taken: () => conflict('That domain is already registered.'),
+  takenByOther: (host: string) => conflict(`${host} is already registered by another account: a host belongs to one account only, however it is spelled.`),
+  crossPort: (url: URL) => invalid(`${url.protocol}//${url.hostname} cannot use port ${url.port}: it is the standard port of the other scheme; leave the port out.`),
   notPointing: (host: string, targets: string[]) => invalid(
     `${host} does not point to this service yet: add an A/AAAA record for, or a CNAME to, ${targets.join(' or ')} and try again once DNS has updated.`),
   hasLinks: (n: number) => conflict(
@@ -34,19 +37,17 @@ function toView(row: DomainRow): DomainView {
   return { id: row.id, domain: `${row.scheme}://${row.host}`, redirectroot: row.redirect_root, redirect404: row.redirect_404 };
 }
 
-/** Scheme and lower-cased host (with a port when given) of a domain address; anything more is refused. */
+/** Scheme and canonical host (see lib/hosts.ts) of a domain address; anything more is refused. */
 export function parseDomainAddress(value: string): { scheme: string; host: string } {
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    throw DomainError.invalid();
-  }
+  const text = value.trim();
+  if (!URL.canParse(text)) throw DomainError.invalid();
+  const url = new URL(text);
   const extra = url.pathname !== '/' || url.search || url.hash || url.username || url.password;
-  if (!['http:', 'https:'].includes(url.protocol) || !url.hostname || extra || url.host.length > MAX_HOST) {
-    throw DomainError.invalid();
-  }
-  return { scheme: url.protocol.slice(0, -1), host: url.host.toLowerCase() };
+  if (!['http:', 'https:'].includes(url.protocol) || extra) throw DomainError.invalid();
+  if (crossStandardPort(url)) throw DomainError.crossPort(url);
+  const host = hostKey(url);
+  if (!host || host.length > MAX_HOST) throw DomainError.invalid();
+  return { scheme: url.protocol.slice(0, -1), host };
 }
 
 export async function listDomains(ctx: AppContext, userId: number, query: { limit?: number; page?: number }): Promise<ListData<DomainView>> {
@@ -64,7 +65,8 @@ export async function addDomain(
   if (host === ctx.config.DEFAULT_HOST) throw DomainError.ownHost(host);
   const redirect_root = optionalHttpUrl(input.redirectroot, 'redirectroot');
   const redirect_404 = optionalHttpUrl(input.redirect404, 'redirect404');
-  if (await repo.findDomainByHost(ctx.db, host)) throw DomainError.taken();
+  const existing = await repo.findDomainByHost(ctx.db, host);
+  if (existing) throw existing.user_id === userId ? DomainError.taken() : DomainError.takenByOther(host);
   const targets = ctx.config.DOMAIN_DNS_TARGETS;
   if (targets.length > 0 && !(await hostPointsAtTargets(host, targets))) throw DomainError.notPointing(host, targets);
   let id: number;
@@ -117,13 +119,8 @@ export async function resolveLinkDomain(
   value: string | boolean | null | undefined,
 ): Promise<DomainRow | null> {
   if (value === undefined || value === null || value === false || (typeof value === 'string' && value.trim() === '')) return null;
-  const text = typeof value === 'string' ? value.trim() : '';
-  let host = '';
-  try {
-    host = parseDomainAddress(/^https?:\/\//i.test(text) ? text : `http://${text}`).host;
-  } catch {
-    // falls through to the unknown-domain answer
-  }
+  const text = typeof value === 'string' ? value.trim().replace(/^https?:\/\//i, '').replace(/\/$/, '') : '';
+  const host = normalizeHost(text);
   if (host && host === ctx.config.DEFAULT_HOST) return null;
   const row = host ? await repo.findDomainByHost(ctx.db, host) : undefined;
   if (!row || row.user_id !== userId) throw invalid(`Unknown domain "${String(value)}": use one of your branded domains from GET /api/domains, or leave it out for the default domain.`);

@@ -17,6 +17,7 @@ const PLAIN_ALIAS = /^\/([A-Za-z0-9_-]{1,64})(?:\?|$)/;
 export function leanFront(ctx: AppContext, fastify: RequestListener): RequestListener {
   const resolver = resolverFor(ctx);
   const clientIp = ctx.config.TRUST_PROXY ? forwardedIp : socketIp;
+  const hostOf = ctx.config.TRUST_PROXY ? forwardedHost : plainHost;
   const serve = (req: IncomingMessage, res: ServerResponse, found: Lookup, now: number) => {
     if (found.kind !== 'link') return fastify(req, res);
     const method = req.method!;
@@ -34,7 +35,7 @@ export function leanFront(ctx: AppContext, fastify: RequestListener): RequestLis
   };
   return (req, res) => {
     const method = req.method;
-    const host = req.headers.host;
+    const host = hostOf(req);
     const match = (method === 'GET' || method === 'HEAD') && host ? PLAIN_ALIAS.exec(req.url ?? '') : null;
     if (!match || isReserved(match[1]!)) return fastify(req, res);
     const now = Date.now();
@@ -48,6 +49,18 @@ export function leanFront(ctx: AppContext, fastify: RequestListener): RequestLis
     if (found instanceof Promise) found.then((f) => serve(req, res, f, now), () => fastify(req, res));
     else serve(req, res, found, now);
   };
+}
+
+function plainHost(req: IncomingMessage): string | undefined {
+  return req.headers.host;
+}
+
+/** As Fastify's `request.host` with trustProxy: true — the last X-Forwarded-Host entry, else Host — so both resolve one site. */
+function forwardedHost(req: IncomingMessage): string | undefined {
+  const header = req.headers['x-forwarded-host'];
+  if (typeof header !== 'string' || header === '') return req.headers.host;
+  const comma = header.lastIndexOf(',');
+  return (comma === -1 ? header : header.slice(comma + 1)).trim();
 }
 
 function socketIp(req: IncomingMessage): string {

@@ -4,7 +4,8 @@ import type { RenderedPage } from '../../lib/html.js';
 import { andThen, type MaybePromise } from '../../lib/maybe-promise.js';
 import { httpHref } from '../../lib/urls.js';
 import { compileLink, type CompiledLink, type CompileDeps } from './compile.js';
-import { ExpiringCache } from '../../lib/bounded-cache.js';
+import { ExpiringCache, memoize } from '../../lib/bounded-cache.js';
+import { normalizeHost } from '../../lib/hosts.js';
 import { Doorkeeper } from '../../lib/doorkeeper.js';
 import { bioPage } from './public-pages.js';
 import { publicRepo } from './repo.js';
@@ -26,13 +27,14 @@ export interface Missing { kind: 'missing'; site: Site }
 export interface BioEntry { kind: 'bio'; page: RenderedPage }
 export type Entry = CompiledLink | BioEntry;
 export type Resolution = Entry | Missing;
-/** The Host header names no site of ours. */
-export const NO_HOST = { kind: 'nohost' } as const;
-export type Lookup = Resolution | typeof NO_HOST;
+/** What a Host header + alias resolve to: every Host is served, as a branded domain or as the default one. */
+export type Lookup = Resolution;
 
 /** Unknown aliases are cached briefly: long enough to absorb floods, short enough that new links appear. */
 const NEGATIVE_TTL_MS = 5_000;
 const MAX_SITES = 10_000;
+/** Host header spellings remembered with their canonical key; longer ones are no host of ours (lib/hosts.ts). */
+const MAX_HOST_SPELLING = 300;
 
 /**
  * Host + alias → what to serve, through a bounded LRU of compiled links (plus short-lived negative
@@ -42,12 +44,16 @@ const MAX_SITES = 10_000;
 export class Resolver {
   private readonly links: ExpiringCache<Entry>;
   private readonly missing: ExpiringCache<Missing>;
-  private readonly sites = new ExpiringCache<Site | null>(MAX_SITES);
+  /** Canonical host key (cacheKeys.domainRoot) → its branded site, or the default site for a host that is none. */
+  private readonly sites = new ExpiringCache<Site>(MAX_SITES);
+  /** Host header as sent → its cache key: normalizing (a URL parse) once per spelling, not per request. */
+  private readonly siteKey = memoize((host) => cacheKeys.domainRoot(normalizeHost(host) ?? ''), MAX_SITES, MAX_HOST_SPELLING);
   private readonly doorkeeper: Doorkeeper;
   private readonly loading = new Map<string, Promise<unknown>>();
   private readonly deps: CompileDeps;
   private readonly ttlMs: number;
   private readonly defaultSite: Site;
+  private readonly defaultKey: string;
   /** Bumped by every invalidation: a load that overlapped one is served but not cached. */
   private generation = 0;
 
@@ -58,24 +64,29 @@ export class Resolver {
     this.doorkeeper = new Doorkeeper(Math.max(ctx.config.LINK_CACHE_SIZE, 1_000));
     this.missing = new ExpiringCache(Math.min(ctx.config.LINK_CACHE_SIZE, 50_000));
     this.defaultSite = site(ctx.config.DEFAULT_HOST, 0, null, '', '');
+    this.defaultKey = cacheKeys.domainRoot(ctx.config.DEFAULT_HOST);
     ctx.invalidation.subscribe((key) => this.drop(key));
   }
 
-  /** `host` as sent (any case); null when we do not serve that host. */
-  site(host: string, now = Date.now()): MaybePromise<Site | null> {
-    const normalized = host.toLowerCase();
-    if (normalized === this.defaultSite.host) return this.defaultSite;
-    const key = cacheKeys.domainRoot(normalized);
+  /**
+   * `host` as sent (any spelling, with or without a port): the branded domain it names, else the default
+   * domain, as Shlink does — so a node reached by its own address, a container name or a proxy that does
+   * not pass the public Host still serves the default domain's links.
+   */
+  site(host: string, now = Date.now()): MaybePromise<Site> {
+    if (host === this.defaultSite.host) return this.defaultSite;
+    const key = this.siteKey(host);
+    if (key === this.defaultKey || key === NO_HOST_KEY) return this.defaultSite;
     const cached = this.sites.get(key, now);
     if (cached !== undefined) return cached;
-    return this.once(key, () => this.loadSite(normalized));
+    return this.once(key, () => this.loadSite(key));
   }
 
   /** Host header + alias → what to serve; synchronous when the host is known and the link cached, or read from SQLite (check `instanceof Promise`). */
   lookup(host: string, alias: string, now = Date.now()): MaybePromise<Lookup> {
     const site = this.site(host, now);
-    if (site instanceof Promise) return site.then((s) => (s ? this.resolve(s, alias, now) : NO_HOST));
-    return site ? this.resolve(site, alias, now) : NO_HOST;
+    if (site instanceof Promise) return site.then((s) => this.resolve(s, alias, now));
+    return this.resolve(site, alias, now);
   }
 
   /** Synchronous on a cache hit, and on SQLite on a miss of a link that needs only its row. */
@@ -103,13 +114,14 @@ export class Resolver {
     return promise;
   }
 
-  private async loadSite(host: string): Promise<Site | null> {
+  /** A host that names no branded domain is cached as the default site, so odd hosts cost one read each per TTL. */
+  private async loadSite(key: string): Promise<Site> {
     const generation = this.generation;
-    const row = await this.deps.repo.domain(host);
+    const row = await this.deps.repo.domain(key.slice(NO_HOST_KEY.length));
     const found = row
       ? site(row.host, row.id, { scheme: row.scheme, host: row.host }, httpHref(row.redirect_root) ?? '', httpHref(row.redirect_404) ?? '')
-      : null;
-    if (generation === this.generation) this.sites.set(cacheKeys.domainRoot(host), found, this.ttlMs, Date.now());
+      : this.defaultSite;
+    if (generation === this.generation) this.sites.set(key, found, this.ttlMs, Date.now());
     return found;
   }
 
@@ -144,6 +156,9 @@ function site(host: string, domainId: number, domain: Site['domain'], root: stri
   s.missing = { kind: 'missing', site: s };
   return s;
 }
+
+/** The key of a Host header that is no host at all (lib/hosts.ts), and the prefix of every site key. */
+const NO_HOST_KEY = cacheKeys.domainRoot('');
 
 const resolvers = new WeakMap<AppContext, Resolver>();
 

@@ -48,7 +48,7 @@ export function publicRoutes(app: App, ctx: AppContext): void {
     });
 
     scope.get('/', {
-      schema: { tags: ['public'], summary: 'Domain root', description: 'A branded domain redirects to its redirectroot; otherwise a small landing page. Unknown hosts get 404.', security: [] },
+      schema: { tags: ['public'], summary: 'Domain root', description: 'A branded domain redirects to its redirectroot; otherwise a small landing page. A Host that is no branded domain (in any spelling: case, final dot, port) is served as the default domain.', security: [] },
     }, async (req, reply) => sendDecision(reply, answerRoot(await resolver.site(req.host))));
 
     scope.get('/:alias', {

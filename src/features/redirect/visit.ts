@@ -36,8 +36,7 @@ export function answerNoLink(found: Exclude<Lookup, CompiledLink>): Decision {
   return NOT_FOUND;
 }
 
-/** `/`: a branded domain's root redirect, else the landing page; hosts we do not serve get 404. */
-export function answerRoot(site: Site | null): Decision {
-  if (!site) return NOT_FOUND;
+/** `/`: a branded domain's root redirect, else the landing page. */
+export function answerRoot(site: Site): Decision {
   return site.root ? { kind: 'redirect', status: 302, location: site.root, count: false } : LANDING;
 }
