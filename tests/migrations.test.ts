@@ -1,6 +1,7 @@
 import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connect } from '../src/db/connect.js';
+import { isPostgres } from '../src/db/dialect.js';
 import * as initial from '../src/db/migrations/0001-initial.js';
 import { readStats } from '../src/features/stats/service.js';
 import { listLinks } from '../src/features/links/repo.js';
@@ -17,7 +18,12 @@ afterAll(() => store.close());
 async function firstRelease(): Promise<{ userId: number; linkId: number; qrId: number }> {
   const { db } = connect(store.env.DATABASE_URL!);
   try {
-    const migrator = new Migrator({ db, provider: { getMigrations: async () => ({ '0001-initial': initial }) } });
+    // Kysely looks for its bookkeeping tables in every schema: pin them to this test's own, or another
+    // test server's schema (the suite runs files in parallel) passes for ours.
+    const migrationTableSchema = isPostgres(db)
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]!.schema
+      : undefined;
+    const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => ({ '0001-initial': initial }) } });
     const { error } = await migrator.migrateToLatest();
     if (error) throw error;
     const now = '2025-01-01 00:00:00';
