@@ -32,7 +32,7 @@ describe('account', () => {
   it('updates e-mail and password, refusing bad ones', async () => {
     const short = await server.call('PUT', '/api/account/update', { key, body: { password: 'short' } });
     expect(short.status).toBe(400);
-    expect(short.body).toEqual({ error: 1, message: expect.stringContaining('8 characters') });
+    expect(short.body).toEqual({ error: 1, message: expect.stringContaining('8 characters'), code: 'password_short' });
     const bad = await server.call('PUT', '/api/account/update', { key, body: { email: 'not-an-email' } });
     expect(bad.status).toBe(400);
     const wrongType = await server.call('PUT', '/api/account/update', { key, body: { email: 42 } });
@@ -54,7 +54,7 @@ describe('authentication', () => {
     for (const authorization of [undefined, 'Bearer nope', 'Bearer ']) {
       const res = await server.call('GET', '/api/account', { headers: authorization ? { authorization } : {} });
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ error: 1, message: 'A valid API key is required to use this service.' });
+      expect(res.body).toEqual({ error: 1, message: 'A valid API key is required to use this service.', code: 'key_required' });
     }
   });
 
@@ -70,7 +70,7 @@ describe('errors and bodies', () => {
   it('answers malformed JSON with 400 and the envelope', async () => {
     const res = await server.call('PUT', '/api/account/update', { key, rawBody: '{"email":', headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 1, message: 'The request body is not valid JSON.' });
+    expect(res.body).toEqual({ error: 1, message: 'The request body is not valid JSON.', code: 'invalid_json' });
   });
 
   it('answers a body over 1 MB with 413', async () => {

@@ -59,7 +59,7 @@ describe('campaign add', () => {
     ] as const) {
       const res = await add(me.apiKey, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body).toEqual({ error: 1, message: expect.stringContaining(word) });
+      expect(res.body).toEqual({ error: 1, message: expect.stringContaining(word), code: expect.stringMatching(/_invalid$|^invalid_field$|^name_required$/) });
     }
   });
 
@@ -67,7 +67,7 @@ describe('campaign add', () => {
     await add(me.apiKey, { name: 'Unique name', slug: 'taken-slug' });
     const sameName = await add(me.apiKey, { name: 'Unique name' });
     expect(sameName.status).toBe(409);
-    expect(sameName.body).toEqual({ error: 1, message: 'You already have a campaign with that name.' });
+    expect(sameName.body).toEqual({ error: 1, message: 'You already have a campaign with that name.', code: 'campaign_name_taken' });
     expect((await add(other.apiKey, { name: 'Unique name' })).status).toBe(200);
     const slug = await add(other.apiKey, { name: 'Another', slug: 'taken-slug' });
     expect(slug.status).toBe(409);
@@ -158,7 +158,7 @@ describe('ownership', () => {
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: 1, message: expect.stringMatching(/not found/) });
+      expect(res.body).toEqual({ error: 1, message: expect.stringMatching(/not found/), code: 'not_found' });
     }
     const still = await server.call('GET', '/api/campaigns?limit=100', { key: other.apiKey });
     expect(still.body.data.campaigns.find((c: any) => c.id === theirs.body.id).name).toBe('Theirs');

@@ -66,12 +66,12 @@ describe('channel add and list', () => {
     ] as const) {
       const res = await addChannel(me.apiKey, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body).toEqual({ error: 1, message: expect.stringContaining(word) });
+      expect(res.body).toEqual({ error: 1, message: expect.stringContaining(word), code: expect.stringMatching(/_invalid$|^invalid_field$|^name_required$/) });
     }
     await addChannel(me.apiKey, { name: 'Dup' });
     const dup = await addChannel(me.apiKey, { name: 'Dup' });
     expect(dup.status).toBe(409);
-    expect(dup.body).toEqual({ error: 1, message: 'You already have a channel with this name.' });
+    expect(dup.body).toEqual({ error: 1, message: 'You already have a channel with this name.', code: 'channel_name_taken' });
     expect((await addChannel(other.apiKey, { name: 'Dup' })).status).toBe(200);
   });
 });
@@ -150,7 +150,7 @@ describe('channel items', () => {
     for (const type of ['link', 'campaigns', 'LINKS']) {
       const res = await assign(me.apiKey, channel.body.id, type, link.id);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 1, message: 'The item type must be one of links, bio or qr.' });
+      expect(res.body).toEqual({ error: 1, message: 'The item type must be one of links, bio or qr.', code: 'item_type_invalid' });
     }
     expect((await assign(me.apiKey, channel.body.id, 'links', 0)).status).toBe(400);
   });
@@ -204,7 +204,7 @@ describe('ownership', () => {
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: 1, message: 'Channel not found.' });
+      expect(res.body).toEqual({ error: 1, message: 'Channel not found.', code: 'not_found' });
     }
     const still = await server.call('GET', '/api/channels?limit=100', { key: other.apiKey });
     expect(still.body.data.channels.find((c: any) => c.id === id).name).toBe('Theirs');
@@ -222,7 +222,7 @@ describe('ownership', () => {
       ] as const) {
         const res = await assign(me.apiKey, channel, type, item);
         expect(res.status, `${type}: ${label}`).toBe(404);
-        expect(res.body).toEqual({ error: 1, message: expect.stringContaining('not found') });
+        expect(res.body).toEqual({ error: 1, message: expect.stringContaining('not found'), code: 'not_found' });
       }
     }
     expect((await items(me.apiKey, mine)).body.data.result).toBe(0);

@@ -124,7 +124,7 @@ it('gives exactly one success and clean 409s for the same custom alias created c
   const losers = replies.filter((r) => r.status !== 200);
   expect(winners).toHaveLength(1);
   expect(losers.map((r) => r.status)).toEqual(Array(23).fill(409));
-  for (const loser of losers) expect(loser.body).toEqual({ error: 1, message: expect.stringMatching(/alias/i) });
+  for (const loser of losers) expect(loser.body).toEqual({ error: 1, message: expect.stringMatching(/alias/i), code: 'alias_taken' });
   const rows = await ctx.db.selectFrom('links').select('long_url').where('alias', '=', alias).execute();
   expect(rows).toHaveLength(1);
   const winnerUrl = rows[0]!.long_url;

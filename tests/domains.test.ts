@@ -55,7 +55,7 @@ describe('domains', () => {
     expect((await add({ domain: 'http://shared.example.org' })).status).toBe(200);
     const mine = await add({ domain: 'https://SHARED.example.org' });
     expect(mine.status).toBe(409);
-    expect(mine.body).toEqual({ error: 1, message: 'That domain is already registered.' });
+    expect(mine.body).toEqual({ error: 1, message: 'That domain is already registered.', code: 'domain_taken' });
     expect((await add({ domain: 'https://shared.example.org' }, otherKey)).status).toBe(409);
     const own = await add({ domain: `https://${TEST_HOST}` });
     expect(own.status).toBe(400);
@@ -99,7 +99,7 @@ describe('domains', () => {
     const { id } = (await add({ domain: 'https://private.example.org' })).body;
     const update = await server.call('PUT', `/api/domain/${id}/update`, { key: otherKey, body: { redirectroot: '' } });
     expect(update.status).toBe(404);
-    expect(update.body).toEqual({ error: 1, message: 'Domain not found.' });
+    expect(update.body).toEqual({ error: 1, message: 'Domain not found.', code: 'not_found' });
     expect((await server.call('DELETE', `/api/domain/${id}/delete`, { key: otherKey })).status).toBe(404);
     expect((await server.call('DELETE', '/api/domain/999999/delete', { key })).status).toBe(404);
     expect(await entry(id, otherKey)).toBeUndefined();
@@ -138,8 +138,8 @@ describe('one host however it is spelled', () => {
     for (const domain of spellings) {
       const theirs = await add({ domain }, otherKey);
       expect(theirs.status, domain).toBe(409);
-      expect(theirs.body).toEqual({ error: 1, message: expect.stringContaining('a-brand.test is already registered by another account') });
-      expect((await add({ domain })).body).toEqual({ error: 1, message: 'That domain is already registered.' });
+      expect(theirs.body).toEqual({ error: 1, message: expect.stringContaining('a-brand.test is already registered by another account'), code: 'domain_taken_elsewhere' });
+      expect((await add({ domain })).body).toEqual({ error: 1, message: 'That domain is already registered.', code: 'domain_taken' });
     }
     const idn = await add({ domain: `https://${domainToASCII('bücher-brand.test').toUpperCase()}.` }, otherKey);
     expect(idn.status).toBe(409);

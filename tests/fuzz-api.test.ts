@@ -4,6 +4,7 @@ import { accountState, seedAccount, type AccountState, type Seeded } from './hel
 import { ENDPOINTS, fillPath, ITEM_RESOURCE, label, type Endpoint, type ItemType, type Param } from './helpers/endpoints.js';
 import { fuzzParams, fuzzRuns, fuzzTimeout, LEAK, nastyQuery, nastySegment, nastyString, nastyValue, rawJsonBody } from './helpers/fuzz.js';
 import { startServer, type Reply, type TestServer } from './helpers/server.js';
+import { ERROR_CODES } from '../src/lib/errors.js';
 
 /**
  * Property-based fuzzing of every API endpoint: hostile bodies, query strings and path ids. Every answer
@@ -126,7 +127,8 @@ function expectEnvelope(res: Reply, what: string): void {
   expect(res.status, `${what} → ${res.status} ${res.text.slice(0, 300)}`).toBeLessThan(500);
   expect(String(res.headers['content-type']), what).toContain('application/json');
   if (res.status >= 400) {
-    expect(res.body, what).toEqual({ error: 1, message: expect.any(String) });
+    expect(res.body, what).toEqual({ error: 1, message: expect.any(String), code: expect.any(String) });
+    expect(ERROR_CODES, what).toContain(res.body.code);
     expect(res.body.message.length, what).toBeGreaterThan(0);
     expect(res.body.message, what).not.toMatch(LEAK);
   } else {
@@ -182,7 +184,7 @@ it('refuses NUL characters in bodies, query strings and paths (PostgreSQL cannot
     [server.call('POST', '/api/qr/add', { key: me.key, body: { type: 'text', data: { '<b>': 'x\u0000' } } }), 'The field "data" must not contain NUL characters.'],
     [server.call('GET', '/api/urls?q=%00', { key: me.key }), 'The query parameter "q" must not contain NUL characters.'],
   ] as const;
-  for (const [reply, message] of cases) expect((await reply).body).toEqual({ error: 1, message });
+  for (const [reply, message] of cases) expect((await reply).body).toEqual({ error: 1, message, code: 'invalid_field' });
   const before = await accountState(server, me.key, me.id);
   expect((await server.call('PUT', `/api/url/${me.seeded.link}/update`, { key: me.key, body: { url: 'https://example.com/\u0000' } })).status).toBe(400);
   expect(await accountState(server, me.key, me.id)).toEqual(before);

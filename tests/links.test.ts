@@ -103,7 +103,7 @@ describe('POST /api/url/add', () => {
     expect((await add({ url: 'https://example.com', custom: 'casekept' })).status).toBe(200);
     const taken = await add({ url: 'https://example.com', custom: 'CaseKept' }, otherKey);
     expect(taken.status).toBe(409);
-    expect(taken.body).toEqual({ error: 1, message: 'That alias is taken. Please choose another one.' });
+    expect(taken.body).toEqual({ error: 1, message: 'That alias is taken. Please choose another one.', code: 'alias_taken' });
     expect((await add({ url: 'https://example.com', custom: 'mybio' })).status).toBe(409);
     expect((await add({ url: 'https://example.com', custom: 'mybio', domain: 'go.example.com' })).status).toBe(200);
     expect((await add({ url: 'https://example.com', custom: 'CaseKept', domain: 'go.example.com' })).status).toBe(200);
@@ -246,7 +246,7 @@ describe('GET and DELETE /api/url/{id}', () => {
       await detail(999999),
     ]) {
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: 1, message: 'Link not found.' });
+      expect(res.body).toEqual({ error: 1, message: 'Link not found.', code: 'not_found' });
     }
     expect((await detail(id)).status).toBe(200);
     expect((await detail(0)).status).toBe(400);

@@ -176,7 +176,7 @@ describe('bio pages', () => {
     for (const taken of [alias, link.alias]) {
       const res = await server.call('POST', '/api/bio/add', { key: other.apiKey, body: { alias: taken, name: 'second' } });
       expect(res.status).toBe(409);
-      expect(res.body).toEqual({ error: 1, message: 'That alias is taken. Please choose another one.' });
+      expect(res.body).toEqual({ error: 1, message: 'That alias is taken. Please choose another one.', code: 'alias_taken' });
     }
     const mine = await server.call('POST', '/api/bio/add', { key: me.apiKey, body: { alias: `other-${process.pid}`, name: 'x' } });
     const upd = await server.call('PUT', `/api/bio/${mine.body.id}/update`, { key: me.apiKey, body: { alias } });
@@ -196,7 +196,7 @@ describe('ownership', () => {
       const del = await server.call('DELETE', `/api/${kind}/${id}/delete`, { key: me.apiKey });
       for (const res of [upd, del]) {
         expect(res.status, `${kind} ${id}`).toBe(404);
-        expect(res.body).toEqual({ error: 1, message: expect.stringContaining('not found') });
+        expect(res.body).toEqual({ error: 1, message: expect.stringContaining('not found'), code: 'not_found' });
       }
     }
     expect((await findSplashById(server.ctx.db, splash.body.id))?.name).toBe('theirs');

@@ -98,7 +98,7 @@ describe('pixels', () => {
     const { id } = (await add({ type: 'tiktok', name: 'mine', tag: 't' })).body;
     const update = await server.call('PUT', `/api/pixel/${id}/update`, { key: otherKey, body: { tag: 'x' } });
     expect(update.status).toBe(404);
-    expect(update.body).toEqual({ error: 1, message: 'Pixel not found.' });
+    expect(update.body).toEqual({ error: 1, message: 'Pixel not found.', code: 'not_found' });
     expect((await server.call('DELETE', `/api/pixel/${id}/delete`, { key: otherKey })).status).toBe(404);
     expect((await server.call('PUT', '/api/pixel/999999/update', { key, body: { tag: 'x' } })).status).toBe(404);
     expect((await list('', otherKey)).body.data).toMatchObject({ result: 0, pixels: [], nextpage: 0, maxpage: 1 });

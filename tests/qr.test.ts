@@ -27,8 +27,9 @@ async function created(body: unknown, apiKey = key): Promise<{ id: number; link:
 async function expectInvalid(body: unknown, field: string): Promise<void> {
   const res = await add(body);
   expect(res.status, JSON.stringify(body)).toBe(400);
-  expect(Object.keys(res.body).sort()).toEqual(['error', 'message']);
+  expect(Object.keys(res.body).sort()).toEqual(['code', 'error', 'message']);
   expect(res.body.error).toBe(1);
+  expect(res.body.code).toMatch(/^(invalid_field|qr_[a-z_]+)$/);
   expect(res.body.message).toContain(field);
 }
 
@@ -187,7 +188,7 @@ describe('another account’s codes', () => {
       ];
       for (const res of await Promise.all(calls)) {
         expect(res.status).toBe(404);
-        expect(res.body).toEqual({ error: 1, message: 'QR code not found.' });
+        expect(res.body).toEqual({ error: 1, message: 'QR code not found.', code: 'not_found' });
       }
     }
     const list = await server.call('GET', '/api/qr', { key: otherKey });

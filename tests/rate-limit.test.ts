@@ -20,7 +20,7 @@ it('admits 30 requests per key in a window and refuses the 31st with 429 and Ret
   }
   expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
   expect(statuses[30]).toBe(429);
-  expect(last!.body).toEqual({ error: 1, message: expect.stringContaining('Too many requests') });
+  expect(last!.body).toEqual({ error: 1, message: expect.stringContaining('Too many requests'), code: 'rate_limited' });
   expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
   // Another key has its own budget.
   const other = await server.user();

@@ -220,7 +220,7 @@ describe('tenant isolation', () => {
         const body = BODIES[endpoint.path];
         const res = await server.call(endpoint.method, path, { key: me.key, ...(body ? { body } : {}) });
         expect(res.status, what).toBe(404);
-        expect(res.body, what).toEqual({ error: 1, message: expect.stringMatching(/not found/) });
+        expect(res.body, what).toEqual({ error: 1, message: expect.stringMatching(/not found/), code: 'not_found' });
         expect(await accountState(server, them.key, them.id), what).toEqual(theirs);
         expect(await accountState(server, me.key, me.id), what).toEqual(mine);
         checked++;

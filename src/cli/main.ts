@@ -3,7 +3,7 @@ import { destination, pino } from 'pino';
 import { loadConfig } from '../config.js';
 import { createContext } from '../context.js';
 import { createUser, deleteUserByEmail, listUsers, rotateKey } from '../features/account/service.js';
-import { AppError } from '../lib/errors.js';
+import { fail } from '../lib/errors.js';
 
 const USAGE = `Redirectory CLI
   user create --email E [--password P] [--username U]   prints {"id","email","username","apiKey"}
@@ -27,7 +27,7 @@ async function run(argv: string[]): Promise<number> {
   // The CLI's stdout is for its JSON answer only; logs go to stderr and only when something is wrong.
   const ctx = await createContext(config, pino({ level: 'warn' }, destination(2)));
   const need = (v: string | undefined, flag: string) => {
-    if (!v) throw new AppError('invalid', `--${flag} is required.`);
+    if (!v) throw fail('invalid_field', `--${flag} is required.`);
     return v;
   };
   const commands: Record<string, Command> = {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { AuthError } from '../lib/errors.js';
+import { fail } from '../lib/errors.js';
 import type { RateLimitStore } from './rate-limit.js';
 import type { Account } from './types.js';
 
@@ -36,9 +36,9 @@ export function apiGate(ctx: AppContext, store: RateLimitStore, accountByKey: Ke
     if (state.count > max) {
       const seconds = Math.max(Math.ceil((state.resetAt - now) / 1000), 1);
       reply.header('Retry-After', seconds);
-      throw AuthError.rateLimited(seconds);
+      throw fail('rate_limited', seconds);
     }
-    if (!account) throw AuthError.keyRequired();
+    if (!account) throw fail('key_required');
     req.account = account;
   };
 }

@@ -1,9 +1,18 @@
 import { Type, type TSchema } from 'typebox';
+import { ERROR_CODES, ERRORS } from '../lib/errors.js';
 
 /** Response shapes of the spec's envelope, shared by every route for validation, serialization and OpenAPI. */
 export const ErrorBody = Type.Object(
-  { error: Type.Literal(1), message: Type.String() },
-  { $id: 'ErrorBody', description: 'Every failure: error 1 and a message a person can act on.' },
+  {
+    error: Type.Literal(1),
+    message: Type.String({ description: 'What went wrong, for a person.' }),
+    code: Type.String({
+      enum: ERROR_CODES,
+      description: 'A stable machine code (an addition to the spec\'s two keys): ' +
+        ERROR_CODES.map((code) => `\`${code}\` (${ERRORS[code].status}) ${ERRORS[code].about}`).join(' '),
+    }),
+  },
+  { $id: 'ErrorBody', description: 'Every failure: error 1, a message a person can act on and a code a program can switch on.' },
 );
 
 export const OkMessage = Type.Object({ error: Type.Literal(0), message: Type.String() });

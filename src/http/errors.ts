@@ -1,30 +1,19 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorPage, NOT_FOUND_PAGE } from '../features/redirect/public-pages.js';
-import { AppError, type ErrorKind } from '../lib/errors.js';
+import { AppError, fail } from '../lib/errors.js';
+import { errorPage, NOT_FOUND_PAGE } from '../lib/error-pages.js';
 import { PAGE_HEADERS, pageHeaders } from '../lib/html.js';
 
-/** The one table from domain error kinds to HTTP status. */
-const STATUS: Record<ErrorKind, number> = {
-  invalid: 400,
-  unauthorized: 401,
-  notFound: 404,
-  conflict: 409,
-  tooLarge: 413,
-  rateLimited: 429,
-  unavailable: 503,
-};
-
-/** Framework errors that are the caller's doing, with the message we give instead of Fastify's. */
-const FRAMEWORK: Record<string, [number, string]> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'The request body is larger than 1 MB.'],
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Send the request body as JSON with Content-Type: application/json.'],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'The Content-Length header does not match the body.'],
-  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'The JSON body is empty.'],
-  FST_ERR_BAD_URL: [400, 'The request path is not valid.'],
-  FST_ERR_MAX_PARAM_LENGTH: [414, 'The request path is too long.'],
-  FST_ERR_ASYNC_CONSTRAINT: [400, 'The request could not be routed.'],
+/** Framework errors that are the caller's doing, as the catalogue's errors (our message, not Fastify's). */
+const FRAMEWORK: Record<string, () => AppError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => fail('body_too_large', '1 MB'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => fail('unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => fail('invalid_request', 'The Content-Length header does not match the body.'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => fail('invalid_json'),
+  FST_ERR_BAD_URL: () => fail('invalid_request', 'The request path is not valid.'),
+  FST_ERR_MAX_PARAM_LENGTH: () => fail('path_too_long'),
+  FST_ERR_ASYNC_CONSTRAINT: () => fail('invalid_request', 'The request could not be routed.'),
 };
 
 interface AjvIssue {
@@ -56,32 +45,42 @@ function article(type: string): string {
   return /^[aeiou]/.test(name) ? `an ${name}` : `a ${name}`;
 }
 
-export function statusAndMessage(error: FastifyError | AppError | Error): [number, string] {
-  if (error instanceof AppError) return [STATUS[error.kind], error.message];
+/** Any error as the catalogue's: ours as they are, Fastify's and the validator's translated, the rest a 500. */
+export function asAppError(error: FastifyError | AppError | Error): AppError {
+  if (error instanceof AppError) return error;
   const fe = error as FastifyError & { validationContext?: string };
-  if (fe.validation) return [400, validationMessage(fe.validation as AjvIssue[], fe.validationContext)];
-  if (fe.code && FRAMEWORK[fe.code]) return FRAMEWORK[fe.code]!;
-  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) return [fe.statusCode, fe.message];
-  return [500, 'Something went wrong on our side. Please try again.'];
+  if (fe.validation) return fail('invalid_field', validationMessage(fe.validation as AjvIssue[], fe.validationContext));
+  if (fe.code && FRAMEWORK[fe.code]) return FRAMEWORK[fe.code]!();
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) return new AppError('invalid_request', fe.statusCode, fe.message);
+  return fail('internal_error');
 }
+
+/** For pages, which show a message and have no use for the code. */
+export function statusAndMessage(error: FastifyError | AppError | Error): [number, string] {
+  const failure = asAppError(error);
+  return [failure.status, failure.message];
+}
+
+/** The API's failure envelope: the spec's two keys, plus the catalogue's stable code. */
+export const errorBody = (failure: AppError) => ({ error: 1 as const, message: failure.message, code: failure.code });
 
 /**
  * Fastify answers a malformed (`/%ZZ`) or over-long URL before routing, in its own JSON shape echoing the
  * path; given as the `frameworkErrors` option, this answers in ours: the envelope under /api, a page elsewhere.
  */
 export function answerFrameworkError(error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
-  const [status, message] = statusAndMessage(error);
+  const failure = asAppError(error);
   if (req.url.startsWith('/api')) {
-    reply.status(status).type('application/json; charset=utf-8').send({ error: 1, message });
+    reply.status(failure.status).type('application/json; charset=utf-8').send(errorBody(failure));
     return;
   }
-  const page = errorPage(status, message);
-  reply.status(status).headers(pageHeaders(page.csp)).send(page.html);
+  const page = errorPage(failure.status, failure.message);
+  reply.status(failure.status).headers(pageHeaders(page.csp)).send(page.html);
 }
 
-const CLIENT_ERRORS: Record<string, [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'The request headers are larger than 16 KB.'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request took too long to arrive.'],
+const CLIENT_ERRORS: Record<string, () => AppError> = {
+  HPE_HEADER_OVERFLOW: () => fail('headers_too_large'),
+  ERR_HTTP_REQUEST_TIMEOUT: () => fail('request_timeout'),
 };
 
 /**
@@ -90,8 +89,9 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
  */
 export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'The request is not valid HTTP.'];
-  const body = JSON.stringify({ error: 1, message });
+  const failure = CLIENT_ERRORS[err.code ?? '']?.() ?? fail('invalid_request', 'The request is not valid HTTP.');
+  const body = JSON.stringify(errorBody(failure));
+  const status = failure.status;
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
@@ -101,13 +101,13 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
-    const [status, message] = statusAndMessage(error);
-    if (status >= 500) req.log.error({ err: error }, 'request failed');
-    reply.status(status).type('application/json; charset=utf-8').send({ error: 1, message });
+    const failure = asAppError(error);
+    if (failure.status >= 500) req.log.error({ err: error }, 'request failed');
+    reply.status(failure.status).type('application/json; charset=utf-8').send(errorBody(failure));
   });
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api')) {
-      reply.status(404).send({ error: 1, message: 'There is no such API endpoint. See /docs for the reference.' });
+      reply.status(404).send(errorBody(fail('endpoint_not_found')));
     } else {
       reply.status(404).headers(PAGE_HEADERS).header('content-security-policy', NOT_FOUND_PAGE.csp).send(NOT_FOUND_PAGE.html);
     }

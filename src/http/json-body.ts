@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { invalid } from '../lib/errors.js';
+import { fail } from '../lib/errors.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -14,7 +14,7 @@ export function registerJsonBody(app: FastifyInstance): void {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, {});
     parse(req, text, (err, value) => {
-      if (err) return done(invalid('The request body is not valid JSON.'), undefined);
+      if (err) return done(fail('invalid_json'), undefined);
       done(null, value);
     });
   });

@@ -1,4 +1,4 @@
-import { invalid } from './errors.js';
+import { fail } from './errors.js';
 
 export const MAX_URL_LENGTH = 8192;
 const SCHEMES = new Set(['http:', 'https:']);
@@ -9,16 +9,16 @@ const SCHEMES = new Set(['http:', 'https:']);
  */
 export function checkHttpUrl(value: string, field: string): URL {
   const trimmed = value.trim();
-  if (trimmed.length === 0) throw invalid(`${field} is required.`);
-  if (trimmed.length > MAX_URL_LENGTH) throw invalid(`${field} is longer than ${MAX_URL_LENGTH} characters.`);
+  if (trimmed.length === 0) throw fail('invalid_field', `${field} is required.`);
+  if (trimmed.length > MAX_URL_LENGTH) throw fail('invalid_field', `${field} is longer than ${MAX_URL_LENGTH} characters.`);
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    throw invalid(`${field} must be a valid http or https URL.`);
+    throw fail('invalid_field', `${field} must be a valid http or https URL.`);
   }
-  if (!SCHEMES.has(url.protocol)) throw invalid(`${field} must start with http:// or https://.`);
-  if (!url.hostname) throw invalid(`${field} must have a host name.`);
+  if (!SCHEMES.has(url.protocol)) throw fail('invalid_field', `${field} must start with http:// or https://.`);
+  if (!url.hostname) throw fail('invalid_field', `${field} must have a host name.`);
   return url;
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { UserRow } from '../../db/types.js';
-import { conflict, invalid, notFound } from '../../lib/errors.js';
+import { fail } from '../../lib/errors.js';
 import type { Account } from '../../http/types.js';
 import { constantTimeEqual, generateApiKey, hashApiKey, hashPassword, randomToken } from '../../lib/secrets.js';
 import { nowTimestamp } from '../../lib/time.js';
@@ -14,15 +14,6 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const USERNAME = /^[A-Za-z0-9_.-]{3,32}$/;
 export const MIN_PASSWORD = 8;
 
-export const AccountError = {
-  emailInvalid: () => invalid('Please enter a valid e-mail address.'),
-  emailTaken: () => conflict('An account with that e-mail already exists.'),
-  usernameInvalid: () => invalid('Usernames are 3 to 32 letters, digits, dots, dashes or underscores.'),
-  usernameTaken: () => conflict('That username is taken.'),
-  passwordShort: () => invalid(`Passwords must be at least ${MIN_PASSWORD} characters.`),
-  nothingToUpdate: () => invalid('Send an email or a password to update.'),
-  unknownUser: () => notFound('User'),
-};
 
 export type AccountView = Static<typeof AccountSchema>;
 
@@ -41,18 +32,18 @@ function toView(user: UserRow): AccountView {
 
 export async function getAccount(ctx: AppContext, userId: number): Promise<AccountView> {
   const user = await repo.findUserById(ctx.db, userId);
-  if (!user) throw AccountError.unknownUser();
+  if (!user) throw fail('not_found', 'User');
   return toView(user);
 }
 
 function checkEmail(email: string): string {
   const value = email.trim();
-  if (!EMAIL.test(value) || value.length > 254) throw AccountError.emailInvalid();
+  if (!EMAIL.test(value) || value.length > 254) throw fail('email_invalid');
   return value;
 }
 
 function checkPassword(password: string): string {
-  if (password.length < MIN_PASSWORD) throw AccountError.passwordShort();
+  if (password.length < MIN_PASSWORD) throw fail('password_short', MIN_PASSWORD);
   return password;
 }
 
@@ -61,14 +52,14 @@ export async function updateAccount(
   userId: number,
   input: { email?: string; password?: string },
 ): Promise<void> {
-  if (input.email === undefined && input.password === undefined) throw AccountError.nothingToUpdate();
+  if (input.email === undefined && input.password === undefined) throw fail('nothing_to_update', 'an email or a password');
   const changes: { email?: string; password_hash?: string } = {};
   if (input.email !== undefined) changes.email = checkEmail(input.email);
   if (input.password !== undefined) changes.password_hash = await hashPassword(checkPassword(input.password));
   try {
     await repo.updateUser(ctx.db, userId, changes);
   } catch (error) {
-    if (isUniqueViolation(error)) throw AccountError.emailTaken();
+    if (isUniqueViolation(error)) throw fail('email_taken');
     throw error;
   }
 }
@@ -87,11 +78,11 @@ export async function createUser(
 ): Promise<CreatedUser> {
   const email = checkEmail(input.email);
   const username = input.username ?? email.split('@')[0]!.replace(/[^A-Za-z0-9_.-]/g, '').padEnd(3, '0').slice(0, 32);
-  if (!USERNAME.test(username)) throw AccountError.usernameInvalid();
+  if (!USERNAME.test(username)) throw fail('username_invalid');
   const password = input.password ?? randomToken(18);
   const apiKey = generateApiKey();
-  if (await repo.findUserByEmail(ctx.db, email)) throw AccountError.emailTaken();
-  if (await repo.findUserByUsername(ctx.db, username)) throw AccountError.usernameTaken();
+  if (await repo.findUserByEmail(ctx.db, email)) throw fail('email_taken');
+  if (await repo.findUserByUsername(ctx.db, username)) throw fail('username_taken');
   try {
     const id = await repo.insertUser(ctx.db, {
       email,
@@ -102,7 +93,7 @@ export async function createUser(
     });
     return { id, email, username, apiKey };
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict('That e-mail or username is already registered.');
+    if (isUniqueViolation(error)) throw fail('account_taken');
     throw error;
   }
 }
@@ -110,7 +101,7 @@ export async function createUser(
 /** A new key replaces the old one at once: the old key's hash no longer matches any account. */
 export async function rotateKey(ctx: AppContext, email: string): Promise<CreatedUser> {
   const user = await repo.findUserByEmail(ctx.db, email.trim());
-  if (!user) throw AccountError.unknownUser();
+  if (!user) throw fail('not_found', 'User');
   const apiKey = generateApiKey();
   await repo.updateUser(ctx.db, user.id, { api_key_hash: hashApiKey(apiKey) });
   return { id: user.id, email: user.email, username: user.username, apiKey };
@@ -118,7 +109,7 @@ export async function rotateKey(ctx: AppContext, email: string): Promise<Created
 
 export async function deleteUserByEmail(ctx: AppContext, email: string): Promise<{ id: number; email: string }> {
   const user = await repo.findUserByEmail(ctx.db, email.trim());
-  if (!user) throw AccountError.unknownUser();
+  if (!user) throw fail('not_found', 'User');
   await repo.deleteUser(ctx.db, user.id);
   return { id: user.id, email: user.email };
 }

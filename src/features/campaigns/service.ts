@@ -1,7 +1,7 @@
 import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/dialect.js';
-import { conflict, invalid, notFound } from '../../lib/errors.js';
+import { fail } from '../../lib/errors.js';
 import { listData, type Page } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
 import { invalidateCampaigns, invalidateLinks, invalidateRotator } from '../../cache/public-cache.js';
@@ -13,14 +13,6 @@ import type { CampaignEntry } from './schema.js';
 const SLUG = /^[A-Za-z0-9_-]{3,64}$/;
 const DEFAULT_NAME = 'Campaign';
 
-export const CampaignError = {
-  notFound: () => notFound('Campaign'),
-  linkNotFound: () => notFound('Link'),
-  nameRequired: () => invalid('The campaign name is required.'),
-  nameTaken: () => conflict('You already have a campaign with that name.'),
-  slugInvalid: () => invalid('The slug must be 3 to 64 letters, digits, dashes or underscores.'),
-  slugTaken: () => conflict('That slug is taken. Please choose another one.'),
-};
 
 export type CampaignView = Static<typeof CampaignEntry>;
 
@@ -48,7 +40,7 @@ export async function listCampaigns(ctx: AppContext, userId: number, page: Page)
 
 async function ownCampaign(ctx: AppContext, userId: number, id: number): Promise<CampaignWithOwner> {
   const row = await repo.findCampaign(ctx.db, userId, id);
-  if (!row) throw CampaignError.notFound();
+  if (!row) throw fail('not_found', 'Campaign');
   return row;
 }
 
@@ -56,7 +48,7 @@ async function ownCampaign(ctx: AppContext, userId: number, id: number): Promise
 function checkSlug(slug: string | null | undefined, current: string | null): string | null {
   if (slug === undefined) return current;
   if (slug === null || slug.trim() === '') return null;
-  if (!SLUG.test(slug.trim())) throw CampaignError.slugInvalid();
+  if (!SLUG.test(slug.trim())) throw fail('slug_invalid');
   return slug.trim();
 }
 
@@ -75,8 +67,8 @@ interface Fields {
 }
 
 async function checkFree(ctx: AppContext, userId: number, fields: Fields, exceptId = 0): Promise<void> {
-  if (await repo.nameTaken(ctx.db, userId, fields.name, exceptId)) throw CampaignError.nameTaken();
-  if (fields.slug && (await repo.slugTaken(ctx.db, fields.slug, exceptId))) throw CampaignError.slugTaken();
+  if (await repo.nameTaken(ctx.db, userId, fields.name, exceptId)) throw fail('campaign_name_taken');
+  if (fields.slug && (await repo.slugTaken(ctx.db, fields.slug, exceptId))) throw fail('slug_taken');
 }
 
 /** Runs a write, turning a lost race on the unique name or slug into the same 409 the checks give. */
@@ -86,7 +78,7 @@ async function saving<T>(ctx: AppContext, userId: number, fields: Fields, except
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     await checkFree(ctx, userId, fields, exceptId);
-    throw CampaignError.nameTaken();
+    throw fail('campaign_name_taken');
   }
 }
 
@@ -108,7 +100,7 @@ export async function updateCampaign(
 ) {
   const current = await ownCampaign(ctx, userId, id);
   const name = input.name.trim();
-  if (!name) throw CampaignError.nameRequired();
+  if (!name) throw fail('name_required', 'The campaign name');
   const fields: Fields = {
     name,
     slug: checkSlug(input.slug, current.slug),
@@ -123,7 +115,7 @@ export async function updateCampaign(
 export async function assignLink(ctx: AppContext, userId: number, campaignId: number, linkId: number): Promise<void> {
   const campaign = await ownCampaign(ctx, userId, campaignId);
   const link = await repo.findOwnLink(ctx.db, userId, linkId);
-  if (!link) throw CampaignError.linkNotFound();
+  if (!link) throw fail('not_found', 'Link');
   await repo.setLinkCampaign(ctx.db, linkId, campaign.id);
   await invalidateCampaigns(ctx, [campaign.id, link.campaign_id]);
   await invalidateLinks(ctx, [linkId]);

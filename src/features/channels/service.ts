@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/dialect.js';
-import { conflict, invalid, notFound } from '../../lib/errors.js';
+import { fail } from '../../lib/errors.js';
 import { listData, type Page } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
 import { channelItems } from './items.js';
@@ -13,14 +13,6 @@ const COLOR = /^#[0-9A-Fa-f]{6}$/;
 const ITEM_TYPES: readonly string[] = ['links', 'bio', 'qr'];
 const ITEM_NAMES: Record<ItemType, string> = { links: 'Link', bio: 'Bio page', qr: 'QR code' };
 
-export const ChannelError = {
-  notFound: () => notFound('Channel'),
-  itemNotFound: (type: ItemType) => notFound(ITEM_NAMES[type]),
-  nameRequired: () => invalid('The channel name is required.'),
-  nameTaken: () => conflict('You already have a channel with this name.'),
-  colorInvalid: () => invalid('The color must be a HEX color like #1A2B3C.'),
-  typeInvalid: () => invalid('The item type must be one of links, bio or qr.'),
-};
 
 export type ChannelView = Static<typeof ChannelEntry>;
 
@@ -28,7 +20,7 @@ const toView = (row: ChannelFields & { id: number }): ChannelView => ({ ...row, 
 
 async function ownChannel(ctx: AppContext, userId: number, id: number) {
   const row = await repo.findChannel(ctx.db, userId, id);
-  if (!row) throw ChannelError.notFound();
+  if (!row) throw fail('not_found', 'Channel');
   return row;
 }
 
@@ -49,12 +41,12 @@ function changesOf(input: ChannelInput): Partial<ChannelFields> {
   const changes: Partial<ChannelFields> = {};
   if (input.name !== undefined) {
     changes.name = input.name.trim();
-    if (!changes.name) throw ChannelError.nameRequired();
+    if (!changes.name) throw fail('name_required', 'The channel name');
   }
   if (input.description !== undefined) changes.description = input.description.trim();
   if (input.color !== undefined) {
     changes.color = input.color.trim();
-    if (changes.color && !COLOR.test(changes.color)) throw ChannelError.colorInvalid();
+    if (changes.color && !COLOR.test(changes.color)) throw fail('color_invalid');
   }
   if (input.starred !== undefined) changes.starred = input.starred ? 1 : 0;
   return changes;
@@ -62,11 +54,11 @@ function changesOf(input: ChannelInput): Partial<ChannelFields> {
 
 /** Checks the name, runs the write, and turns a lost race on the unique name into the same 409. */
 async function saving(ctx: AppContext, userId: number, name: string | undefined, exceptId: number, write: () => Promise<number>) {
-  if (name !== undefined && (await repo.nameTaken(ctx.db, userId, name, exceptId))) throw ChannelError.nameTaken();
+  if (name !== undefined && (await repo.nameTaken(ctx.db, userId, name, exceptId))) throw fail('channel_name_taken');
   try {
     return await write();
   } catch (error) {
-    if (isUniqueViolation(error)) throw ChannelError.nameTaken();
+    if (isUniqueViolation(error)) throw fail('channel_name_taken');
     throw error;
   }
 }
@@ -94,8 +86,8 @@ export async function deleteChannel(ctx: AppContext, userId: number, id: number)
 }
 
 export async function assignItem(ctx: AppContext, userId: number, channelId: number, type: string, itemId: number): Promise<void> {
-  if (!ITEM_TYPES.includes(type)) throw ChannelError.typeInvalid();
+  if (!ITEM_TYPES.includes(type)) throw fail('item_type_invalid');
   await ownChannel(ctx, userId, channelId);
-  if (!(await repo.ownsItem(ctx.db, userId, type as ItemType, itemId))) throw ChannelError.itemNotFound(type as ItemType);
+  if (!(await repo.ownsItem(ctx.db, userId, type as ItemType, itemId))) throw fail('not_found', ITEM_NAMES[type as ItemType]);
   await repo.assignItem(ctx.db, channelId, type as ItemType, itemId, nowTimestamp());
 }

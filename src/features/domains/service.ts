@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { DomainRow } from '../../db/types.js';
 import { cacheKeys } from '../../lib/cache-keys.js';
-import { conflict, invalid, notFound } from '../../lib/errors.js';
+import { fail } from '../../lib/errors.js';
 import { listData, toPage, type ListData } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
 import { crossStandardPort, hostKey, normalizeHost } from '../../lib/hosts.js';
@@ -12,19 +12,6 @@ import * as repo from './repo.js';
 
 const MAX_HOST = 253;
 
-export const DomainError = {
-  invalid: () => invalid('domain must be an http:// or https:// address with a host name only, e.g. https://go.example.com.'),
-  ownHost: (host: string) => invalid(`${host} is this service's own address; it is always available as the default domain.`),
-  taken: () => conflict('That domain is already registered.'),
-  takenByOther: (host: string) => conflict(`${host} is already registered by another account: a host belongs to one account only, however it is spelled.`),
-  crossPort: (url: URL) => invalid(`${url.protocol}//${url.hostname} cannot use port ${url.port}: it is the standard port of the other scheme; leave the port out.`),
-  notPointing: (host: string, targets: string[]) => invalid(
-    `${host} does not point to this service yet: add an A/AAAA record for, or a CNAME to, ${targets.join(' or ')} and try again once DNS has updated.`),
-  hasLinks: (n: number) => conflict(
-    `This domain still has ${n} short ${n === 1 ? 'link' : 'links'}; delete them or move them to another domain first.`),
-  nothingToUpdate: () => invalid('Send redirectroot or redirect404 to update.'),
-  notFound: () => notFound('Domain'),
-};
 
 export interface DomainView {
   id: number;
@@ -40,13 +27,13 @@ function toView(row: DomainRow): DomainView {
 /** Scheme and canonical host (see lib/hosts.ts) of a domain address; anything more is refused. */
 export function parseDomainAddress(value: string): { scheme: string; host: string } {
   const text = value.trim();
-  if (!URL.canParse(text)) throw DomainError.invalid();
+  if (!URL.canParse(text)) throw fail('domain_invalid');
   const url = new URL(text);
   const extra = url.pathname !== '/' || url.search || url.hash || url.username || url.password;
-  if (!['http:', 'https:'].includes(url.protocol) || extra) throw DomainError.invalid();
-  if (crossStandardPort(url)) throw DomainError.crossPort(url);
+  if (!['http:', 'https:'].includes(url.protocol) || extra) throw fail('domain_invalid');
+  if (crossStandardPort(url)) throw fail('domain_cross_port', url.protocol, url.hostname, url.port);
   const host = hostKey(url);
-  if (!host || host.length > MAX_HOST) throw DomainError.invalid();
+  if (!host || host.length > MAX_HOST) throw fail('domain_invalid');
   return { scheme: url.protocol.slice(0, -1), host };
 }
 
@@ -62,18 +49,18 @@ export async function addDomain(
   input: { domain: string; redirectroot?: string; redirect404?: string },
 ): Promise<number> {
   const { scheme, host } = parseDomainAddress(input.domain);
-  if (host === ctx.config.DEFAULT_HOST) throw DomainError.ownHost(host);
+  if (host === ctx.config.DEFAULT_HOST) throw fail('domain_own_host', host);
   const redirect_root = optionalHttpUrl(input.redirectroot, 'redirectroot');
   const redirect_404 = optionalHttpUrl(input.redirect404, 'redirect404');
   const existing = await repo.findDomainByHost(ctx.db, host);
-  if (existing) throw existing.user_id === userId ? DomainError.taken() : DomainError.takenByOther(host);
+  if (existing) throw existing.user_id === userId ? fail('domain_taken') : fail('domain_taken_elsewhere', host);
   const targets = ctx.config.DOMAIN_DNS_TARGETS;
-  if (targets.length > 0 && !(await hostPointsAtTargets(host, targets))) throw DomainError.notPointing(host, targets);
+  if (targets.length > 0 && !(await hostPointsAtTargets(host, targets))) throw fail('domain_not_pointing', host, targets.join(' or '));
   let id: number;
   try {
     id = await repo.insertDomain(ctx.db, { user_id: userId, host, scheme, redirect_root, redirect_404, created_at: nowTimestamp() });
   } catch (error) {
-    if (isUniqueViolation(error)) throw DomainError.taken();
+    if (isUniqueViolation(error)) throw fail('domain_taken');
     throw error;
   }
   // A node may have cached this host as unknown.
@@ -83,7 +70,7 @@ export async function addDomain(
 
 async function ownDomain(ctx: AppContext, userId: number, id: number): Promise<DomainRow> {
   const row = await repo.findDomain(ctx.db, userId, id);
-  if (!row) throw DomainError.notFound();
+  if (!row) throw fail('not_found', 'Domain');
   return row;
 }
 
@@ -94,7 +81,7 @@ export async function updateDomain(
   input: { redirectroot?: string; redirect404?: string },
 ): Promise<void> {
   const row = await ownDomain(ctx, userId, id);
-  if (input.redirectroot === undefined && input.redirect404 === undefined) throw DomainError.nothingToUpdate();
+  if (input.redirectroot === undefined && input.redirect404 === undefined) throw fail('nothing_to_update', 'redirectroot or redirect404');
   const changes: { redirect_root?: string; redirect_404?: string } = {};
   if (input.redirectroot !== undefined) changes.redirect_root = optionalHttpUrl(input.redirectroot, 'redirectroot');
   if (input.redirect404 !== undefined) changes.redirect_404 = optionalHttpUrl(input.redirect404, 'redirect404');
@@ -105,7 +92,7 @@ export async function updateDomain(
 /** Refused while links use the domain: deleting it would silently break addresses people were given. */
 export async function deleteDomain(ctx: AppContext, userId: number, id: number): Promise<void> {
   const row = await ownDomain(ctx, userId, id);
-  if (!(await repo.deleteUnusedDomain(ctx.db, id))) throw DomainError.hasLinks(await repo.countLinksOfDomain(ctx.db, id));
+  if (!(await repo.deleteUnusedDomain(ctx.db, id))) throw fail('domain_has_links', await repo.countLinksOfDomain(ctx.db, id));
   ctx.invalidation.publish(cacheKeys.domainRoot(row.host));
 }
 
@@ -123,6 +110,6 @@ export async function resolveLinkDomain(
   const host = normalizeHost(text);
   if (host && host === ctx.config.DEFAULT_HOST) return null;
   const row = host ? await repo.findDomainByHost(ctx.db, host) : undefined;
-  if (!row || row.user_id !== userId) throw invalid(`Unknown domain "${String(value)}": use one of your branded domains from GET /api/domains, or leave it out for the default domain.`);
+  if (!row || row.user_id !== userId) throw fail('invalid_field', `Unknown domain "${String(value)}": use one of your branded domains from GET /api/domains, or leave it out for the default domain.`);
   return row;
 }

@@ -3,8 +3,8 @@ import { ALIAS_PATTERN, isReserved } from '../../lib/reserved.js';
 import { hashPassword } from '../../lib/secrets.js';
 import { parseTimestamp } from '../../lib/time.js';
 import { checkHttpUrl, optionalHttpUrl } from '../../lib/urls.js';
-import { LinkError } from './errors.js';
 import type { LinkInput } from './schema.js';
+import { fail } from '../../lib/errors.js';
 
 /** Field checks that need no database: each turns request values into column values. */
 
@@ -12,20 +12,22 @@ const MAX_TARGET_NAME = 100;
 const LANGUAGE = /^[a-z]{2,3}(-[a-z0-9]{1,8})*$/;
 
 export function checkAlias(alias: string): string {
-  if (!ALIAS_PATTERN.test(alias)) throw LinkError.aliasInvalid();
-  if (isReserved(alias)) throw LinkError.aliasReserved(alias);
+  if (!ALIAS_PATTERN.test(alias)) throw fail('alias_invalid', 'custom');
+  if (isReserved(alias)) throw fail('alias_reserved', alias);
   return alias;
 }
+
+const invalidTarget = (field: string, what: string) => fail('invalid_field', `${field} must be ${what}.`);
 
 /** A lower-cased, trimmed target name; languages also normalise `pt_BR` to `pt-br`. */
 function targetName(value: string, field: string, language: boolean): string {
   const name = value.trim().toLowerCase();
   if (language) {
     const code = name.replace(/_/g, '-');
-    if (!LANGUAGE.test(code)) throw LinkError.badTargetName(field, 'a language code such as "en" or "pt-br"');
+    if (!LANGUAGE.test(code)) throw invalidTarget(field, 'a language code such as "en" or "pt-br"');
     return code;
   }
-  if (!name || name.length > MAX_TARGET_NAME) throw LinkError.badTargetName(field, `1 to ${MAX_TARGET_NAME} characters`);
+  if (!name || name.length > MAX_TARGET_NAME) throw invalidTarget(field, `1 to ${MAX_TARGET_NAME} characters`);
   return name;
 }
 
@@ -42,7 +44,7 @@ function targets<K extends TargetKey>(items: Array<Record<K | 'link', string>>, 
 function parameters(items: Array<{ name: string; value: string }>): string {
   return JSON.stringify(items.map((item, i) => {
     const name = item.name.trim();
-    if (!name) throw LinkError.badTargetName(`parameters[${i}].name`, 'a non-empty name');
+    if (!name) throw invalidTarget(`parameters[${i}].name`, 'a non-empty name');
     return { name, value: item.value };
   }));
 }
@@ -51,7 +53,7 @@ function parameters(items: Array<{ name: string; value: string }>): string {
 function expiry(value: string | null | undefined): string | null | undefined {
   if (value === undefined) return undefined;
   if (value === null || value.trim() === '') return null;
-  if (!parseTimestamp(value.trim())) throw LinkError.badExpiry();
+  if (!parseTimestamp(value.trim())) throw fail('expiry_invalid');
   return value.trim();
 }
 
@@ -93,5 +95,5 @@ export function parseType(value: string | undefined, onUpdate: boolean): TypeCho
   if (/^\d{1,9}$/.test(text)) return { type: 'splash', splashId: Number(text) };
   const overlay = /^overlay-(\d{1,9})$/.exec(text);
   if (overlay && !onUpdate) return { type: 'overlay', overlayId: Number(overlay[1]) };
-  throw LinkError.badType(value!, onUpdate);
+  throw fail('link_type_invalid', value!, onUpdate);
 }

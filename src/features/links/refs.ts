@@ -2,10 +2,10 @@ import type { AppContext } from '../../context.js';
 import type { DomainRow } from '../../db/types.js';
 import { resolveLinkDomain } from '../domains/service.js';
 import { ownPixelIds } from '../pixels/service.js';
-import { LinkError } from './errors.js';
 import { parseType } from './input.js';
 import { ownsRow } from './repo.js';
 import type { LinkInput } from './schema.js';
+import { fail } from '../../lib/errors.js';
 
 /** What a link request points at in the caller's account; undefined everywhere means "not sent". */
 export interface LinkRefs {
@@ -21,11 +21,11 @@ async function typeRef(ctx: AppContext, userId: number, value: string | undefine
   const choice = parseType(value, onUpdate);
   if (!choice) return undefined;
   if (choice.type === 'overlay') {
-    if (!(await ownsRow(ctx.db, 'overlays', userId, choice.overlayId))) throw LinkError.unknownOverlay(choice.overlayId);
+    if (!(await ownsRow(ctx.db, 'overlays', userId, choice.overlayId))) throw fail('unknown_reference', 'type', 'overlay', choice.overlayId, 'overlay');
     return { type: 'overlay', splash_id: null, overlay_id: choice.overlayId };
   }
   const splashId = choice.splashId ?? null;
-  if (splashId !== null && !(await ownsRow(ctx.db, 'splash_pages', userId, splashId))) throw LinkError.unknownSplash(splashId);
+  if (splashId !== null && !(await ownsRow(ctx.db, 'splash_pages', userId, splashId))) throw fail('unknown_reference', 'type', 'splash page', splashId, 'splash');
   return { type: choice.type, splash_id: splashId, overlay_id: null };
 }
 
@@ -34,7 +34,7 @@ async function pixelRefs(ctx: AppContext, userId: number, ids: number[] | undefi
   const unique = [...new Set(ids)];
   const owned = new Set(await ownPixelIds(ctx, userId, unique));
   const missing = unique.find((id) => !owned.has(id));
-  if (missing !== undefined) throw LinkError.unknownPixel(missing);
+  if (missing !== undefined) throw fail('unknown_reference', 'pixels', 'pixel', missing, 'pixels');
   return unique;
 }
 
@@ -48,7 +48,7 @@ async function ownedId(
   if (id === undefined) return undefined;
   if (id === null || id === 0) return null;
   if (!(await ownsRow(ctx.db, table, userId, id))) {
-    throw table === 'campaigns' ? LinkError.unknownCampaign(id) : LinkError.unknownChannel(id);
+    throw table === 'campaigns' ? fail('unknown_reference', 'campaign', 'campaign', id, 'campaigns') : fail('unknown_reference', 'channel', 'channel', id, 'channels');
   }
   return id;
 }

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connect.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { LinkUpdate, NewLink } from '../../db/types.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError, fail } from '../../lib/errors.js';
 import { listData, toPage, type ListData } from '../../lib/pagination.js';
 import { isReserved } from '../../lib/reserved.js';
 import { randomAlias } from '../../lib/secrets.js';
@@ -11,7 +11,6 @@ import { nowTimestamp } from '../../lib/time.js';
 import { setLinkPixels } from '../pixels/service.js';
 import { readStats } from '../stats/service.js';
 import { invalidateAddress, invalidateCampaigns, invalidateLinksAround } from '../../cache/public-cache.js';
-import { LinkError } from './errors.js';
 import { checkAlias, linkColumns, passwordColumn } from './input.js';
 import { resolveRefs, type LinkRefs } from './refs.js';
 import * as repo from './repo.js';
@@ -36,7 +35,7 @@ export async function listLinks(
 
 async function ownLink(ctx: AppContext, userId: number, id: number) {
   const link = await repo.findLink(ctx.db, userId, id);
-  if (!link) throw LinkError.notFound();
+  if (!link) throw fail('not_found', 'Link');
   return link;
 }
 
@@ -73,11 +72,11 @@ function writeLink(ctx: AppContext, refs: LinkRefs, write: (trx: Db) => Promise<
 async function insertWithAlias(ctx: AppContext, row: NewLink, refs: LinkRefs, random = false): Promise<number> {
   const domainId = row.domain_id ?? 0;
   const taken = random ? domainId === 0 && (await repo.bioAliasInUse(ctx.db, row.alias)) : await aliasTaken(ctx, domainId, row.alias);
-  if (taken) throw LinkError.aliasTaken();
+  if (taken) throw fail('alias_taken');
   try {
     return await writeLink(ctx, refs, (trx) => repo.insertLink(trx, row));
   } catch (error) {
-    if (isUniqueViolation(error)) throw LinkError.aliasTaken();
+    if (isUniqueViolation(error)) throw fail('alias_taken');
     throw error;
   }
 }
@@ -93,10 +92,10 @@ async function insertWithRandomAlias(
     try {
       return { id: await insertWithAlias(ctx, { ...row, alias }, refs, true), alias };
     } catch (error) {
-      if (!(error instanceof AppError && error.kind === 'conflict')) throw error;
+      if (!(error instanceof AppError && error.code === 'alias_taken')) throw error;
     }
   }
-  throw LinkError.aliasesExhausted();
+  throw fail('aliases_exhausted');
 }
 
 /** Type columns on add: an absent type is a plain direct link. */
@@ -140,7 +139,7 @@ export async function updateLink(ctx: AppContext, userId: number, id: number, in
   const domain = refs.domain === undefined ? domainOf(link) : refs.domain;
   const domainId = refs.domain === undefined ? link.domain_id : (refs.domain?.id ?? 0);
   const moved = alias !== link.alias || domainId !== link.domain_id;
-  if (moved && (await aliasTaken(ctx, domainId, alias, id))) throw LinkError.aliasTaken();
+  if (moved && (await aliasTaken(ctx, domainId, alias, id))) throw fail('alias_taken');
   Object.assign(columns, refs.type, { alias, domain_id: domainId });
   if (password !== undefined) columns.password_hash = password;
   if (refs.campaignId !== undefined) columns.campaign_id = refs.campaignId;
@@ -150,7 +149,7 @@ export async function updateLink(ctx: AppContext, userId: number, id: number, in
       return id;
     }));
   } catch (error) {
-    if (isUniqueViolation(error)) throw LinkError.aliasTaken();
+    if (isUniqueViolation(error)) throw fail('alias_taken');
     throw error;
   }
   if (refs.campaignId !== undefined) await invalidateCampaigns(ctx, [link.campaign_id, refs.campaignId]);

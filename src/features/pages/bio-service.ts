@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { BioRow } from '../../db/types.js';
 import { invalidateAddress } from '../../cache/public-cache.js';
-import { conflict, invalid, notFound } from '../../lib/errors.js';
+import { fail } from '../../lib/errors.js';
 import { listData, type Page } from '../../lib/pagination.js';
 import { ALIAS_PATTERN, isReserved } from '../../lib/reserved.js';
 import { nowTimestamp } from '../../lib/time.js';
@@ -13,12 +13,6 @@ import { checkName, defined } from './service.js';
 import type { Static } from 'typebox';
 import type { BioLink as BioLinkSchema, BioUpdateBody } from './schema.js';
 
-export const BioError = {
-  notFound: () => notFound('Bio page'),
-  aliasInvalid: () => invalid('The alias must be 3 to 64 letters, digits, dashes or underscores.'),
-  aliasReserved: (alias: string) => invalid(`The alias "${alias}" is reserved. Please choose another one.`),
-  aliasTaken: () => conflict('That alias is taken. Please choose another one.'),
-};
 
 export type BioLink = Static<typeof BioLinkSchema>;
 
@@ -44,8 +38,8 @@ type BioInput = Static<typeof BioUpdateBody>;
 function checkAlias(alias: string | undefined): string | undefined {
   if (alias === undefined) return undefined;
   const trimmed = alias.trim();
-  if (!ALIAS_PATTERN.test(trimmed)) throw BioError.aliasInvalid();
-  if (isReserved(trimmed)) throw BioError.aliasReserved(trimmed);
+  if (!ALIAS_PATTERN.test(trimmed)) throw fail('alias_invalid', 'alias');
+  if (isReserved(trimmed)) throw fail('alias_reserved', trimmed);
   return trimmed;
 }
 
@@ -71,12 +65,12 @@ function bioChanges(input: BioInput): Partial<BioFields> {
 
 /** Checks the alias is free, runs the write, maps a lost race to the same 409, then drops cached copies of the addresses. */
 async function saving<T>(ctx: AppContext, aliases: { next?: string; old?: string; exceptId?: number }, write: () => Promise<T>): Promise<T> {
-  if (aliases.next && aliases.next !== aliases.old && (await repo.aliasTaken(ctx.db, aliases.next, aliases.exceptId))) throw BioError.aliasTaken();
+  if (aliases.next && aliases.next !== aliases.old && (await repo.aliasTaken(ctx.db, aliases.next, aliases.exceptId))) throw fail('alias_taken');
   let result: T;
   try {
     result = await write();
   } catch (error) {
-    if (isUniqueViolation(error)) throw BioError.aliasTaken();
+    if (isUniqueViolation(error)) throw fail('alias_taken');
     throw error;
   }
   for (const alias of new Set([aliases.old, aliases.next])) {
@@ -94,13 +88,13 @@ export async function addBio(ctx: AppContext, userId: number, input: BioInput & 
 
 export async function updateBio(ctx: AppContext, userId: number, id: number, input: BioInput): Promise<void> {
   const current = await repo.findOwnBio(ctx.db, userId, id);
-  if (!current) throw BioError.notFound();
+  if (!current) throw fail('not_found', 'Bio page');
   const changes = bioChanges(input);
   await saving(ctx, { next: changes.alias, old: current.alias, exceptId: id }, () => repo.updateBio(ctx.db, id, changes));
 }
 
 export async function deleteBio(ctx: AppContext, userId: number, id: number): Promise<void> {
   const current = await repo.findOwnBio(ctx.db, userId, id);
-  if (!current) throw BioError.notFound();
+  if (!current) throw fail('not_found', 'Bio page');
   await saving(ctx, { old: current.alias }, () => repo.deleteBio(ctx.db, id));
 }

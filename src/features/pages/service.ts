@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { invalid, notFound } from '../../lib/errors.js';
+import { fail } from '../../lib/errors.js';
 import { listData, type Page } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
 import { optionalHttpUrl } from '../../lib/urls.js';
@@ -11,19 +11,12 @@ import type { OverlayUpdateBody, SplashUpdateBody } from './schema.js';
 
 const OVERLAY_TYPES: readonly string[] = ['message', 'contact'];
 
-export const PageError = {
-  splashNotFound: () => notFound('Splash page'),
-  overlayNotFound: () => notFound('Overlay'),
-  nameRequired: () => invalid('The name is required.'),
-  overlayType: () => invalid('The overlay type must be message or contact.'),
-  emailInvalid: () => invalid('email must be an e-mail address such as team@example.com (or "" for none).'),
-};
 
 /** A required name: present names must not be blank. */
 export function checkName(name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
   const trimmed = name.trim();
-  if (!trimmed) throw PageError.nameRequired();
+  if (!trimmed) throw fail('name_required', 'The name');
   return trimmed;
 }
 
@@ -61,12 +54,12 @@ const MAIL_ADDRESS = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
 function contactEmail(value: string | undefined): string | undefined {
   const address = value?.trim().replace(/^mailto:/i, '');
   if (address === undefined || address === '') return address;
-  if (!MAIL_ADDRESS.test(address)) throw PageError.emailInvalid();
+  if (!MAIL_ADDRESS.test(address)) throw fail('overlay_email_invalid');
   return address;
 }
 
 function overlayChanges(input: OverlayInput): Partial<OverlayFields> {
-  if (input.type !== undefined && !OVERLAY_TYPES.includes(input.type)) throw PageError.overlayType();
+  if (input.type !== undefined && !OVERLAY_TYPES.includes(input.type)) throw fail('overlay_type_invalid');
   return defined({
     type: input.type,
     name: checkName(input.name),
@@ -88,13 +81,13 @@ export async function addOverlay(ctx: AppContext, userId: number, input: Overlay
 }
 
 const KINDS = {
-  splash: { table: 'splash_pages', missing: PageError.splashNotFound },
-  overlay: { table: 'overlays', missing: PageError.overlayNotFound },
+  splash: { table: 'splash_pages', name: 'Splash page' },
+  overlay: { table: 'overlays', name: 'Overlay' },
 } as const;
 type Kind = keyof typeof KINDS;
 
 async function ownPage(ctx: AppContext, kind: Kind, userId: number, id: number): Promise<void> {
-  if (!(await repo.ownsPage(ctx.db, KINDS[kind].table, userId, id))) throw KINDS[kind].missing();
+  if (!(await repo.ownsPage(ctx.db, KINDS[kind].table, userId, id))) throw fail('not_found', KINDS[kind].name);
 }
 
 /** Links showing the page serve a cached copy of it: they are invalidated after every change. */

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connect.js';
 import type { PixelRow } from '../../db/types.js';
-import { invalid, notFound } from '../../lib/errors.js';
+import { fail } from '../../lib/errors.js';
 import { listData, toPage, type ListData } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
 import { invalidateLinks } from '../../cache/public-cache.js';
@@ -10,12 +10,6 @@ import { neutralPixelType, PIXEL_TAG, PIXEL_TYPES } from './types.js';
 import type { Static } from 'typebox';
 import type { PixelSchema } from './schema.js';
 
-export const PixelError = {
-  badType: (value: string) => invalid(`Unknown pixel type "${value}". Use one of: ${PIXEL_TYPES.join(', ')}.`),
-  empty: (field: string) => invalid(`${field} must not be empty.`),
-  badTag: () => invalid('tag must be the provider\'s tag or id: 1 to 128 letters, digits, _ . : or -, e.g. G-ABC123 or GTM-XYZ.'),
-  notFound: () => notFound('Pixel'),
-};
 
 export type PixelView = Static<typeof PixelSchema>;
 
@@ -25,13 +19,13 @@ function toView(row: PixelRow): PixelView {
 
 function required(value: string, field: string): string {
   const trimmed = value.trim();
-  if (!trimmed) throw PixelError.empty(field);
+  if (!trimmed) throw fail('invalid_field', `${field} must not be empty.`);
   return trimmed;
 }
 
 function checkTag(value: string): string {
   const tag = required(value, 'tag');
-  if (!PIXEL_TAG.test(tag)) throw PixelError.badTag();
+  if (!PIXEL_TAG.test(tag)) throw fail('pixel_tag_invalid');
   return tag;
 }
 
@@ -43,7 +37,7 @@ export async function listPixels(ctx: AppContext, userId: number, query: { limit
 
 export async function addPixel(ctx: AppContext, userId: number, input: { type: string; name: string; tag: string }): Promise<number> {
   const type = neutralPixelType(input.type);
-  if (!type) throw PixelError.badType(input.type);
+  if (!type) throw fail('pixel_type_invalid', input.type, PIXEL_TYPES.join(', '));
   return repo.insertPixel(ctx.db, {
     user_id: userId,
     type,
@@ -55,7 +49,7 @@ export async function addPixel(ctx: AppContext, userId: number, input: { type: s
 
 async function ownPixel(ctx: AppContext, userId: number, id: number): Promise<PixelRow> {
   const row = await repo.findPixel(ctx.db, userId, id);
-  if (!row) throw PixelError.notFound();
+  if (!row) throw fail('not_found', 'Pixel');
   return row;
 }
 

@@ -1,4 +1,4 @@
-import { invalid } from '../../lib/errors.js';
+import { fail } from '../../lib/errors.js';
 import { checkHttpUrl } from '../../lib/urls.js';
 import { checkEmail, checkPhone, Fields } from './fields.js';
 
@@ -33,7 +33,7 @@ function readEncryption(fields: Fields, password: string): string {
   if (/^nopass$/i.test(raw)) return 'nopass';
   if (/^WPA\d?$/i.test(raw)) return 'WPA';
   if (/^WEP$/i.test(raw)) return 'WEP';
-  throw invalid(`The field "${fields.label('encryption')}" must be WPA, WEP or nopass.`);
+  throw fail('invalid_field', `The field "${fields.label('encryption')}" must be WPA, WEP or nopass.`);
 }
 
 const wifi: Kind = {
@@ -147,7 +147,7 @@ const KINDS: Record<QrType, Kind> = {
 export function checkType(value: string): QrType {
   const type = value.trim().toLowerCase();
   if (!(QR_TYPES as readonly string[]).includes(type)) {
-    throw invalid(`The field "type" must be one of ${QR_TYPES.join(', ')}.`);
+    throw fail('invalid_field', `The field "type" must be one of ${QR_TYPES.join(', ')}.`);
   }
   return type as QrType;
 }
@@ -162,7 +162,7 @@ export function readContent(type: QrType, data: unknown): Content {
   if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
     return kind.read(new Fields(data as Record<string, unknown>));
   }
-  throw invalid('The field "data" must be a string or an object with the fields of the QR code type.');
+  throw fail('invalid_field', 'The field "data" must be a string or an object with the fields of the QR code type.');
 }
 
 export function encodeContent(type: QrType, content: Content): string {

@@ -1,4 +1,4 @@
-import { invalid } from '../../lib/errors.js';
+import { fail } from '../../lib/errors.js';
 
 /** Same bound as URLs; the QR capacity check refuses most long text well before it. */
 const MAX_FIELD = 8192;
@@ -30,8 +30,8 @@ export class Fields {
       if (options.required) throw this.missing(name);
       return '';
     }
-    if (typeof value !== 'string') throw invalid(`The field "${this.label(name)}" must be a string.`);
-    if (value.length > MAX_FIELD) throw invalid(`The field "${this.label(name)}" is longer than ${MAX_FIELD} characters.`);
+    if (typeof value !== 'string') throw fail('invalid_field', `The field "${this.label(name)}" must be a string.`);
+    if (value.length > MAX_FIELD) throw fail('invalid_field', `The field "${this.label(name)}" is longer than ${MAX_FIELD} characters.`);
     if (options.required && value.trim() === '') throw this.missing(name);
     return options.keep ? value : value.trim();
   }
@@ -39,12 +39,12 @@ export class Fields {
   flag(name: string): boolean {
     const value = this.source[name];
     if (value === undefined || value === null) return false;
-    if (typeof value !== 'boolean') throw invalid(`The field "${this.label(name)}" must be a boolean.`);
+    if (typeof value !== 'boolean') throw fail('invalid_field', `The field "${this.label(name)}" must be a boolean.`);
     return value;
   }
 
   missing(name: string) {
-    return invalid(`The field "${this.label(name)}" is required for this type of QR code.`);
+    return fail('invalid_field', `The field "${this.label(name)}" is required for this type of QR code.`);
   }
 }
 
@@ -52,7 +52,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function checkEmail(fields: Fields, name: string, value: string): string {
   if (value !== '' && (!EMAIL.test(value) || value.length > 254)) {
-    throw invalid(`The field "${fields.label(name)}" must be an e-mail address.`);
+    throw fail('invalid_field', `The field "${fields.label(name)}" must be an e-mail address.`);
   }
   return value;
 }
@@ -61,7 +61,7 @@ export function checkEmail(fields: Fields, name: string, value: string): string 
 export function checkPhone(fields: Fields, name: string, value: string): string {
   const compact = value.replace(/[\s().-]/g, '');
   if (value !== '' && !/^\+?[0-9*#]{2,32}$/.test(compact)) {
-    throw invalid(`The field "${fields.label(name)}" must be a phone number (digits, optionally starting with +).`);
+    throw fail('invalid_field', `The field "${fields.label(name)}" must be a phone number (digits, optionally starting with +).`);
   }
   return compact;
 }

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import { cacheKeys } from '../../lib/cache-keys.js';
-import { invalid, notFound } from '../../lib/errors.js';
+import { fail } from '../../lib/errors.js';
 import { listData, toPage, type ListData } from '../../lib/pagination.js';
 import { randomAlias } from '../../lib/secrets.js';
 import { nowTimestamp } from '../../lib/time.js';
@@ -17,11 +17,6 @@ const MAX_NAME = 255;
 /** Networks a QR code's socialCount always lists (with 0), per the spec's sample. */
 const QR_SOCIAL_KEYS = ['facebook', 'twitter', 'instagram'];
 
-export const QrError = {
-  notFound: () => notFound('QR code'),
-  tooLong: () => invalid('The data is too long to fit in a QR code: keep it under about 1,200 bytes.'),
-  nameTooLong: () => invalid(`The field "name" must be at most ${MAX_NAME} characters.`),
-};
 
 export interface QrInput {
   data: unknown;
@@ -49,19 +44,19 @@ export function payloadFor(ctx: AppContext, type: string, slug: string, storedPa
 
 function checkedPayload(ctx: AppContext, type: QrType, slug: string, content: Content): string {
   const payload = payloadFor(ctx, type, slug, encodeContent(type, content));
-  if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) throw QrError.tooLong();
+  if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) throw fail('qr_data_too_long');
   try {
     // Checked at H so adding a logo later can never make a stored code unrenderable.
     assertEncodable(payload);
   } catch {
-    throw QrError.tooLong();
+    throw fail('qr_data_too_long');
   }
   return payload;
 }
 
 function checkName(name: string | undefined): string {
   const value = (name ?? '').trim();
-  if (value.length > MAX_NAME) throw QrError.nameTooLong();
+  if (value.length > MAX_NAME) throw fail('invalid_field', `The field "name" must be at most ${MAX_NAME} characters.`);
   return value;
 }
 
@@ -94,7 +89,7 @@ function asStrings(counts: LabelCounts): Record<string, string> | 0 {
 
 export async function getQr(ctx: AppContext, userId: number, id: number) {
   const row = await repo.findQrSummary(ctx.db, userId, id);
-  if (!row) throw QrError.notFound();
+  if (!row) throw fail('not_found', 'QR code');
   const stats = await readStats(ctx, 'qr', id, QR_SOCIAL_KEYS);
   return {
     details: toEntry(ctx, row),
@@ -133,7 +128,7 @@ export async function addQr(ctx: AppContext, userId: number, input: QrInput & { 
 /** The type of a code is fixed at creation; `data` is read as that type. The slug, and so the printed code's address, never changes. */
 export async function updateQr(ctx: AppContext, userId: number, id: number, input: QrInput): Promise<void> {
   const row = await repo.findQrForUpdate(ctx.db, userId, id);
-  if (!row) throw QrError.notFound();
+  if (!row) throw fail('not_found', 'QR code');
   const type = checkType(row.type);
   const content = readContent(type, input.data);
   const style = await readStyle(input, row);
@@ -145,6 +140,6 @@ export async function updateQr(ctx: AppContext, userId: number, id: number, inpu
 
 export async function deleteQr(ctx: AppContext, userId: number, id: number): Promise<void> {
   const slug = await repo.deleteQr(ctx.db, userId, id);
-  if (slug === undefined) throw QrError.notFound();
+  if (slug === undefined) throw fail('not_found', 'QR code');
   ctx.invalidation.publish(cacheKeys.qr(slug));
 }

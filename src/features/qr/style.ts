@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { invalid } from '../../lib/errors.js';
+import { fail } from '../../lib/errors.js';
 import { checkHttpUrl } from '../../lib/urls.js';
 
 export const DEFAULT_FOREGROUND = 'rgb(0,0,0)';
@@ -27,7 +27,7 @@ export function parseRgb(value: string): Rgb | null {
 export function checkColor(value: string | undefined, field: string, fallback: string): string {
   if (value === undefined || value.trim() === '') return fallback;
   const rgb = parseRgb(value);
-  if (!rgb) throw invalid(`The field "${field}" must be a color written rgb(R,G,B) with each value from 0 to 255.`);
+  if (!rgb) throw fail('qr_color_invalid', field);
   return `rgb(${rgb.r},${rgb.g},${rgb.b})`;
 }
 
@@ -40,7 +40,7 @@ function luminance({ r, g, b }: Rgb): number {
 export function checkContrast(foreground: string, background: string): void {
   const [a, b] = [luminance(parseRgb(foreground)!), luminance(parseRgb(background)!)];
   const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-  if (ratio < 1.5) throw invalid('The foreground and background colors are too alike for the code to be scanned.');
+  if (ratio < 1.5) throw fail('qr_colors_too_alike');
 }
 
 export type Logo =
@@ -70,16 +70,16 @@ export async function checkLogo(value: string | undefined): Promise<string | und
   if (trimmed === '') return '';
   const m = DATA_URI.exec(trimmed);
   if (!m) {
-    if (!/^https?:\/\//i.test(trimmed)) throw invalid(LOGO_RULE);
+    if (!/^https?:\/\//i.test(trimmed)) throw fail('qr_logo_invalid', LOGO_RULE);
     return checkHttpUrl(trimmed, 'The field "logo"').href;
   }
   const data = Buffer.from(m[2]!, 'base64');
-  if (data.length > MAX_LOGO_BYTES) throw invalid('The logo image is larger than 512 KB.');
+  if (data.length > MAX_LOGO_BYTES) throw fail('qr_logo_invalid', 'The logo image is larger than 512 KB.');
   const declared = m[1]!.toLowerCase() === 'png' ? 'png' : 'jpeg';
   const meta = await sharp(data, { limitInputPixels: MAX_LOGO_SIDE * MAX_LOGO_SIDE }).metadata().catch(() => null);
-  if (!meta || meta.format !== declared) throw invalid(`The logo is not a valid ${declared} image.`);
+  if (!meta || meta.format !== declared) throw fail('qr_logo_invalid', `The logo is not a valid ${declared} image.`);
   if (!meta.width || !meta.height || meta.width > MAX_LOGO_SIDE || meta.height > MAX_LOGO_SIDE) {
-    throw invalid(`The logo image must be at most ${MAX_LOGO_SIDE}×${MAX_LOGO_SIDE} pixels.`);
+    throw fail('qr_logo_invalid', `The logo image must be at most ${MAX_LOGO_SIDE}×${MAX_LOGO_SIDE} pixels.`);
   }
   return `data:image/${declared};base64,${data.toString('base64')}`;
 }

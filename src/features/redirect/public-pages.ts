@@ -7,8 +7,6 @@ import { bioLinks } from '../pages/bio-service.js';
 /** The pages of the public side that are not a link's own content: errors, the password form, bio pages. */
 const simple = (title: string, body: SafeHtml): RenderedPage => renderPage({ title: `${title} · Redirectory`, body });
 
-export const NOT_FOUND_PAGE = simple('Not found', html`<h1>Not found</h1><p>There is no short link at this address.</p>`);
-
 export const LANDING_PAGE = simple('Redirectory', html`<h1>Redirectory</h1>
 <p>This address serves short links. Open a short link to be taken to its destination.</p>`);
 
@@ -51,11 +49,6 @@ export function throttledPage(seconds: number): RenderedPage {
   const minutes = Math.max(Math.ceil(seconds / 60), 1);
   return simple('Too many attempts', html`<h1>Too many attempts</h1>
 <p>That password was wrong too many times. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.</p>`);
-}
-
-export function errorPage(status: number, message: string): RenderedPage {
-  const title = status >= 500 ? 'Something went wrong' : 'Request not understood';
-  return simple(title, html`<h1>${title}</h1><p>${message}</p>`);
 }
 
 /** Stored entries are re-checked: only strings reach the page, whatever the row holds. */

@@ -6,7 +6,7 @@ import { statusAndMessage } from '../../http/errors.js';
 import type { App } from '../../http/types.js';
 import { submitPassword } from './decide.js';
 import { FailureThrottle } from './password.js';
-import { errorPage } from './public-pages.js';
+import { errorPage } from '../../lib/error-pages.js';
 import { resolverFor } from './resolver.js';
 import { sendDecision, sendPage } from './send.js';
 import { answerNoLink, answerRoot, answerVisit, type ServedVisit } from './visit.js';

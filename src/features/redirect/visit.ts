@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.js';
 import type { CompiledLink } from './compile.js';
 import { decide, type Decision, type Visit } from './decide.js';
-import { LANDING_PAGE, NOT_FOUND_PAGE } from './public-pages.js';
+import { NOT_FOUND_PAGE } from '../../lib/error-pages.js';
+import { LANDING_PAGE } from './public-pages.js';
 import type { Lookup, Site } from './resolver.js';
 
 /**
