@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { DomainRow } from '../../db/types.js';
-import { cacheKeys } from '../../lib/cache-keys.js';
+import type { Static } from 'typebox';
+import { invalidateDomain } from '../../cache/public-cache.js';
 import { fail } from '../../lib/errors.js';
 import { listData, toPage, type ListData } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
@@ -9,16 +10,12 @@ import { crossStandardPort, hostKey, normalizeHost } from '../../lib/hosts.js';
 import { optionalHttpUrl } from '../../lib/urls.js';
 import { hostPointsAtTargets } from './dns.js';
 import * as repo from './repo.js';
+import type { DomainSchema } from './schema.js';
 
 const MAX_HOST = 253;
 
 
-export interface DomainView {
-  id: number;
-  domain: string;
-  redirectroot: string;
-  redirect404: string;
-}
+export type DomainView = Static<typeof DomainSchema>;
 
 function toView(row: DomainRow): DomainView {
   return { id: row.id, domain: `${row.scheme}://${row.host}`, redirectroot: row.redirect_root, redirect404: row.redirect_404 };
@@ -64,7 +61,7 @@ export async function addDomain(
     throw error;
   }
   // A node may have cached this host as unknown.
-  ctx.invalidation.publish(cacheKeys.domainRoot(host));
+  invalidateDomain(ctx, host);
   return id;
 }
 
@@ -86,14 +83,14 @@ export async function updateDomain(
   if (input.redirectroot !== undefined) changes.redirect_root = optionalHttpUrl(input.redirectroot, 'redirectroot');
   if (input.redirect404 !== undefined) changes.redirect_404 = optionalHttpUrl(input.redirect404, 'redirect404');
   await repo.updateDomain(ctx.db, id, changes);
-  ctx.invalidation.publish(cacheKeys.domainRoot(row.host));
+  invalidateDomain(ctx, row.host);
 }
 
 /** Refused while links use the domain: deleting it would silently break addresses people were given. */
 export async function deleteDomain(ctx: AppContext, userId: number, id: number): Promise<void> {
   const row = await ownDomain(ctx, userId, id);
   if (!(await repo.deleteUnusedDomain(ctx.db, id))) throw fail('domain_has_links', await repo.countLinksOfDomain(ctx.db, id));
-  ctx.invalidation.publish(cacheKeys.domainRoot(row.host));
+  invalidateDomain(ctx, row.host);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/dialect.js';
-import { cacheKeys } from '../../lib/cache-keys.js';
+import { invalidateQr } from '../../cache/public-cache.js';
 import { fail } from '../../lib/errors.js';
 import { listData, toPage, type ListData } from '../../lib/pagination.js';
 import { randomAlias } from '../../lib/secrets.js';
@@ -117,7 +117,7 @@ export async function addQr(ctx: AppContext, userId: number, input: QrInput & { 
       const id = await repo.insertQr(ctx.db, {
         user_id: userId, slug, name, type, data: JSON.stringify(content), payload, ...style, created_at: nowTimestamp(),
       });
-      ctx.invalidation.publish(cacheKeys.qr(slug)); // drops a cached "no such code" for this slug
+      invalidateQr(ctx, slug); // drops a cached "no such code" for this slug
       return { id, link: imageUrl(ctx, slug) };
     } catch (error) {
       if (!isUniqueViolation(error) || attempt >= 3) throw error;
@@ -135,11 +135,11 @@ export async function updateQr(ctx: AppContext, userId: number, id: number, inpu
   const name = checkName(input.name);
   const payload = checkedPayload(ctx, type, row.slug, content);
   await repo.updateQr(ctx.db, userId, id, { data: JSON.stringify(content), payload, ...style, ...(name ? { name } : {}) });
-  ctx.invalidation.publish(cacheKeys.qr(row.slug));
+  invalidateQr(ctx, row.slug);
 }
 
 export async function deleteQr(ctx: AppContext, userId: number, id: number): Promise<void> {
   const slug = await repo.deleteQr(ctx.db, userId, id);
   if (slug === undefined) throw fail('not_found', 'QR code');
-  ctx.invalidation.publish(cacheKeys.qr(slug));
+  invalidateQr(ctx, slug);
 }

@@ -10,6 +10,7 @@ import type { OverlayRow, SplashRow } from '../../db/types.js';
 import * as accountPages from '../pages/public.js';
 import type { PublicLinkRow, PublicRepo } from './repo.js';
 import { normalizeLanguage, type Targeting } from './targeting.js';
+import { hostKey } from '../../lib/hosts.js';
 
 export type LinkType = 'direct' | 'frame' | 'splash' | 'overlay';
 
@@ -168,9 +169,9 @@ async function unframeable(deps: CompileDeps, destinations: string[]): Promise<S
   for (const destination of destinations) {
     const url = new URL(destination);
     if (!isReserved(firstSegment(url.pathname))) continue;
-    // `redirectory.test.` is the same site as `redirectory.test` to a browser (and to DNS).
-    const host = url.host.toLowerCase().replace(/\.(?=:\d+$|$)/, '');
-    if (host === deps.config.DEFAULT_HOST || (await deps.repo.domain(host))) refused.add(destination);
+    // Every spelling of our own hosts (`redirectory.test.`, `:443`) is the same site to a browser.
+    const host = hostKey(url);
+    if (host === null || host === deps.config.DEFAULT_HOST || (await deps.repo.domain(host))) refused.add(destination);
   }
   return refused.size ? refused : null;
 }
