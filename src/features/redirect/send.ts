@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { PAGE_HEADERS, type RenderedPage } from '../../lib/html.js';
 import type { Decision } from './decide.js';
@@ -8,41 +8,38 @@ const REDIRECT_CACHE = 'private, max-age=0';
 /** Pages may depend on the visitor (targeting, password): never stored. */
 const PAGE_CACHE = 'no-store';
 
-export function sendRedirect(reply: FastifyReply, status: number, location: string, setCookie?: string): FastifyReply {
-  reply.code(status).header('location', location).header('cache-control', REDIRECT_CACHE);
-  if (setCookie) reply.header('set-cookie', setCookie);
-  return reply.send();
-}
-
-/** Every page: its own CSP, nosniff and a referrer policy. */
-export function sendPage(reply: FastifyReply, status: number, page: RenderedPage, retryAfter?: number, setCookie?: string): FastifyReply {
-  reply.code(status).headers(PAGE_HEADERS).header('content-security-policy', page.csp).header('cache-control', PAGE_CACHE);
-  if (retryAfter) reply.header('retry-after', retryAfter);
-  if (setCookie) reply.header('set-cookie', setCookie);
-  return reply.send(page.html);
-}
-
-export function sendDecision(reply: FastifyReply, decision: Decision): FastifyReply {
-  return decision.kind === 'redirect'
-    ? sendRedirect(reply, decision.status, decision.location, decision.setCookie)
-    : sendPage(reply, decision.status, decision.page, decision.retryAfter, decision.setCookie);
-}
-
-/** The same answer written on a bare node:http response, for a lean front handler. */
-export function writeDecision(res: ServerResponse, decision: Decision, head = false): void {
+/**
+ * Every header of a public answer, set here only: the lean front writes them on the bare response and
+ * the Fastify routes send them through the reply. A page gets its own CSP, nosniff and a referrer policy.
+ */
+export function decisionHeaders(decision: Decision): OutgoingHttpHeaders {
   if (decision.kind === 'redirect') {
-    res.writeHead(decision.status, decision.setCookie
+    return decision.setCookie
       ? { location: decision.location, 'cache-control': REDIRECT_CACHE, 'set-cookie': decision.setCookie, 'content-length': 0 }
-      : { location: decision.location, 'cache-control': REDIRECT_CACHE, 'content-length': 0 });
-    res.end();
-    return;
+      : { location: decision.location, 'cache-control': REDIRECT_CACHE, 'content-length': 0 };
   }
-  const headers: Record<string, string | number> = {
+  const headers: OutgoingHttpHeaders = {
     ...PAGE_HEADERS, 'content-security-policy': decision.page.csp, 'cache-control': PAGE_CACHE,
     'content-length': Buffer.byteLength(decision.page.html),
   };
-  if (decision.retryAfter) headers['retry-after'] = decision.retryAfter;
+  if (decision.retryAfter) headers['retry-after'] = String(decision.retryAfter);
   if (decision.setCookie) headers['set-cookie'] = decision.setCookie;
-  res.writeHead(decision.status, headers);
-  res.end(head ? undefined : decision.page.html);
+  return headers;
+}
+
+/** The answer on a bare node:http response, for the lean front. */
+export function writeDecision(res: ServerResponse, decision: Decision, head = false): void {
+  res.writeHead(decision.status, decisionHeaders(decision));
+  res.end(head || decision.kind === 'redirect' ? undefined : decision.page.html);
+}
+
+/** The same answer through Fastify. */
+export function sendDecision(reply: FastifyReply, decision: Decision): FastifyReply {
+  reply.code(decision.status).headers(decisionHeaders(decision));
+  return reply.send(decision.kind === 'redirect' ? undefined : decision.page.html);
+}
+
+/** A page that is no visit (errors, throttling): never counted. */
+export function sendPage(reply: FastifyReply, status: number, page: RenderedPage, retryAfter?: number): FastifyReply {
+  return sendDecision(reply, { kind: 'page', status, page, count: false, retryAfter });
 }
