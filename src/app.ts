@@ -11,13 +11,13 @@ import { campaignRoutes } from './features/campaigns/routes.js';
 import { channelRoutes } from './features/channels/routes.js';
 import { domainRoutes } from './features/domains/routes.js';
 import { linkRoutes } from './features/links/routes.js';
-import { pageRoutes } from './features/pages/routes.js';
+import { customPageRoutes } from './features/custom-pages/routes.js';
 import { pixelRoutes } from './features/pixels/routes.js';
 import { qrRoutes } from './features/qr/routes.js';
 import { campaignPublicRoutes } from './features/campaigns/public-routes.js';
 import { qrPublicRoutes } from './features/qr/public-routes.js';
-import { leanFront } from './features/redirect/front.js';
-import { publicRoutes } from './features/redirect/routes.js';
+import { leanFront } from './features/redirect/serve/front.js';
+import { publicRoutes } from './features/redirect/serve/routes.js';
 import { apiGate } from './http/auth.js';
 import { ErrorBody } from './http/envelopes.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/errors.js';
@@ -28,7 +28,7 @@ import { validatorCompiler } from './http/validation.js';
 import { checkReadiness } from './lib/readiness.js';
 import { RedisRateLimitStore } from './http/redis-rate-limit.js';
 
-const API_FEATURES = [accountRoutes, domainRoutes, pageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes];
+const API_FEATURES = [accountRoutes, domainRoutes, customPageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes];
 
 export interface AppOptions {
   rateLimitStore?: RateLimitStore;

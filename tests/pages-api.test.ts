@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findBioByAlias, findOverlayById, findSplashById } from '../src/features/pages/repo.js';
+import { findBioByAlias, findOverlayById, findSplashById } from '../src/features/custom-pages/repo.js';
 import { cacheKeys } from '../src/lib/cache-keys.js';
 import { createLink } from './helpers/grouping-fixtures.js';
 import { startServer, type TestServer } from './helpers/server.js';

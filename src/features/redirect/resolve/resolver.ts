@@ -1,15 +1,15 @@
-import type { AppContext } from '../../context.js';
-import { cacheKeys } from '../../lib/cache-keys.js';
-import type { RenderedPage } from '../../lib/html.js';
-import { andThen, type MaybePromise } from '../../lib/maybe-promise.js';
-import { httpHref } from '../../lib/urls.js';
+import type { AppContext } from '../../../context.js';
+import { cacheKeys } from '../../../lib/cache-keys.js';
+import type { RenderedPage } from '../../../lib/html.js';
+import { andThen, type MaybePromise } from '../../../lib/maybe-promise.js';
+import { httpHref } from '../../../lib/urls.js';
 import { compileLink, type CompiledLink, type CompileDeps } from './compile.js';
-import { ExpiringCache, memoize } from '../../lib/bounded-cache.js';
-import { normalizeHost } from '../../lib/hosts.js';
-import { Doorkeeper } from '../../lib/doorkeeper.js';
-import { bioPage } from './public-pages.js';
+import { ExpiringCache, memoize } from '../../../lib/bounded-cache.js';
+import { normalizeHost } from '../../../lib/hosts.js';
+import { Doorkeeper } from '../../../lib/doorkeeper.js';
+import { bioPage } from '../pages/site.js';
 import { publicRepo } from './repo.js';
-import { bioPageByAlias } from '../pages/public.js';
+import { bioPageByAlias } from '../../custom-pages/public.js';
 
 /** A host we serve: the default domain or a branded one, with its root and 404 redirects. */
 export interface Site {

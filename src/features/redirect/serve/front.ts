@@ -1,8 +1,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { AppContext } from '../../context.js';
-import type { MaybePromise } from '../../lib/maybe-promise.js';
-import { isReserved } from '../../lib/reserved.js';
-import { resolverFor, type Lookup } from './resolver.js';
+import type { AppContext } from '../../../context.js';
+import type { MaybePromise } from '../../../lib/maybe-promise.js';
+import { isReserved } from '../../../lib/reserved.js';
+import { resolverFor, type Lookup } from '../resolve/resolver.js';
 import { writeDecision } from './send.js';
 import { answerVisit } from './visit.js';
 

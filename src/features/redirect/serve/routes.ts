@@ -1,13 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.js';
-import { statusAndMessage } from '../../http/errors.js';
-import type { App } from '../../http/types.js';
-import { submitPassword } from './decide.js';
-import { FailureThrottle } from './password.js';
-import { errorPage } from '../../lib/error-pages.js';
-import { resolverFor } from './resolver.js';
+import type { AppContext } from '../../../context.js';
+import { statusAndMessage } from '../../../http/errors.js';
+import type { App } from '../../../http/types.js';
+import { submitPassword } from '../decide/decide.js';
+import { FailureThrottle } from '../decide/password.js';
+import { errorPage } from '../../../lib/error-pages.js';
+import { resolverFor } from '../resolve/resolver.js';
 import { sendDecision, sendPage } from './send.js';
 import { answerNoLink, answerRoot, answerVisit, type ServedVisit } from './visit.js';
 

@@ -1,16 +1,16 @@
-import type { Config } from '../../config.js';
-import type { MaybePromise } from '../../lib/maybe-promise.js';
-import { isReserved } from '../../lib/reserved.js';
-import { httpHref } from '../../lib/urls.js';
-import { shortUrl, type DomainRef } from '../../lib/short-url.js';
-import { parseTimestamp } from '../../lib/time.js';
-import { bundlePixels, type PixelBundle } from './pixels.js';
-import type { Db } from '../../db/connect.js';
-import type { OverlayRow, SplashRow } from '../../db/types.js';
-import * as accountPages from '../pages/public.js';
+import type { Config } from '../../../config.js';
+import type { MaybePromise } from '../../../lib/maybe-promise.js';
+import { isReserved } from '../../../lib/reserved.js';
+import { httpHref } from '../../../lib/urls.js';
+import { shortUrl, type DomainRef } from '../../../lib/short-url.js';
+import { parseTimestamp } from '../../../lib/time.js';
+import { bundlePixels, type PixelBundle } from '../decide/pixels.js';
+import type { Db } from '../../../db/connect.js';
+import type { OverlayRow, SplashRow } from '../../../db/types.js';
+import * as accountPages from '../../custom-pages/public.js';
 import type { PublicLinkRow, PublicRepo } from './repo.js';
-import { normalizeLanguage, type Targeting } from './targeting.js';
-import { hostKey } from '../../lib/hosts.js';
+import { normalizeLanguage, type Targeting } from '../decide/targeting.js';
+import { hostKey } from '../../../lib/hosts.js';
 
 export type LinkType = 'direct' | 'frame' | 'splash' | 'overlay';
 

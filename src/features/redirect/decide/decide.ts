@@ -1,9 +1,9 @@
-import type { RenderedPage } from '../../lib/html.js';
-import { verifyPassword } from '../../lib/secrets.js';
-import type { CompiledLink } from './compile.js';
-import { forwardPage, framePage, ogPage, overlayPage, splashPage } from './link-pages.js';
+import type { RenderedPage } from '../../../lib/html.js';
+import { verifyPassword } from '../../../lib/secrets.js';
+import type { CompiledLink } from '../resolve/compile.js';
+import { forwardPage, framePage, ogPage, overlayPage, splashPage } from '../pages/link.js';
 import { isUnlocked, throttleClient, unlockCookie, type FailureThrottle } from './password.js';
-import { continuePage, expiredPage, passwordPage, throttledPage } from './public-pages.js';
+import { continuePage, expiredPage, passwordPage, throttledPage } from '../pages/site.js';
 import { target, type Visitor } from './targeting.js';
 
 /** What to answer a visit. `count` says whether it is a served human visit (the caller records it). */
@@ -54,7 +54,7 @@ const INVALID_PASSWORD = 'That password is not right. Please try again.';
 
 /**
  * The password form's POST: refused while throttled (before any hashing), verified with argon2, and on
- * success a signed cookie plus a page that continues to the link (public-pages.ts says why not a redirect).
+ * success a signed cookie plus a page that continues to the link (pages/site.ts says why not a redirect).
  */
 export async function submitPassword(
   link: CompiledLink,

@@ -1,8 +1,8 @@
-import { html, renderPage, type RenderedPage, type SafeHtml } from '../../lib/html.js';
-import { formatTimestamp } from '../../lib/time.js';
-import { httpHref } from '../../lib/urls.js';
-import type { BioRow } from '../../db/types.js';
-import { bioLinks } from '../pages/bio-service.js';
+import { html, renderPage, type RenderedPage, type SafeHtml } from '../../../lib/html.js';
+import { formatTimestamp } from '../../../lib/time.js';
+import { httpHref } from '../../../lib/urls.js';
+import type { BioRow } from '../../../db/types.js';
+import { bioLinks } from '../../custom-pages/bio-service.js';
 
 /** The pages of the public side that are not a link's own content: errors, the password form, bio pages. */
 const simple = (title: string, body: SafeHtml): RenderedPage => renderPage({ title: `${title} · Redirectory`, body });

@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import { PAGE_HEADERS, type RenderedPage } from '../../lib/html.js';
-import type { Decision } from './decide.js';
+import { PAGE_HEADERS, type RenderedPage } from '../../../lib/html.js';
+import type { Decision } from '../decide/decide.js';
 
 /** Redirects are never cached by browsers or proxies, so every click reaches us and is counted. */
 const REDIRECT_CACHE = 'private, max-age=0';

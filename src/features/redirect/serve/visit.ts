@@ -1,9 +1,9 @@
-import type { AppContext } from '../../context.js';
-import type { CompiledLink } from './compile.js';
-import { decide, type Decision, type Visit } from './decide.js';
-import { NOT_FOUND_PAGE } from '../../lib/error-pages.js';
-import { LANDING_PAGE } from './public-pages.js';
-import type { Lookup, Site } from './resolver.js';
+import type { AppContext } from '../../../context.js';
+import type { CompiledLink } from '../resolve/compile.js';
+import { decide, type Decision, type Visit } from '../decide/decide.js';
+import { NOT_FOUND_PAGE } from '../../../lib/error-pages.js';
+import { LANDING_PAGE } from '../pages/site.js';
+import type { Lookup, Site } from '../resolve/resolver.js';
 
 /**
  * Everything a GET or HEAD of `/{alias}` does except writing the response, free of any framework, so

@@ -1,6 +1,6 @@
-import { html, inlineScript, renderPage, type CspExtra, type RenderedPage, type SafeHtml } from '../../lib/html.js';
-import { httpHref } from '../../lib/urls.js';
-import type { CompiledLink } from './compile.js';
+import { html, inlineScript, renderPage, type CspExtra, type RenderedPage, type SafeHtml } from '../../../lib/html.js';
+import { httpHref } from '../../../lib/urls.js';
+import type { CompiledLink } from '../resolve/compile.js';
 
 /**
  * A link's own pages. Destinations and every typed value go through `html` (escaped); the inline

@@ -1,5 +1,5 @@
-import { memoize } from '../../lib/bounded-cache.js';
-import { countryOf, deviceNames } from '../../lib/visitor.js';
+import { memoize } from '../../../lib/bounded-cache.js';
+import { countryOf, deviceNames } from '../../../lib/visitor.js';
 
 /** A link's targets, compiled so a visit only does map lookups; destinations are final URL strings. */
 export interface Targeting {

@@ -1,7 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { Compilable } from 'kysely';
-import type { Db, DbHandle } from '../../db/connect.js';
-import { andThen, type MaybePromise } from '../../lib/maybe-promise.js';
+import type { Db, DbHandle } from '../../../db/connect.js';
+import { andThen, type MaybePromise } from '../../../lib/maybe-promise.js';
 
 /** A query whose SQL is built once by Kysely and then run with fresh arguments. */
 type Query<A extends unknown[], R> = (db: Db, ...args: A) => Compilable<R> & {

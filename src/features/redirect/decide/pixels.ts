@@ -1,5 +1,5 @@
-import { html, inlineScript, type CspExtra, type InlineScript, type SafeHtml } from '../../lib/html.js';
-import { neutralPixelType, PIXEL_TAG, type PixelType } from '../pixels/types.js';
+import { html, inlineScript, type CspExtra, type InlineScript, type SafeHtml } from '../../../lib/html.js';
+import { neutralPixelType, PIXEL_TAG, type PixelType } from '../../pixels/types.js';
 
 interface PixelKind {
   /** The vendor's standard snippet; `t` is the tag as a JS string literal. */

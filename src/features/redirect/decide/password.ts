@@ -1,5 +1,5 @@
-import { BoundedCache } from '../../lib/bounded-cache.js';
-import { constantTimeEqual, hmac } from '../../lib/secrets.js';
+import { BoundedCache } from '../../../lib/bounded-cache.js';
+import { constantTimeEqual, hmac } from '../../../lib/secrets.js';
 
 export const UNLOCK_SECONDS = 24 * 60 * 60;
 export const MAX_FAILURES = 5;

@@ -12,7 +12,7 @@ const USED_BY_LINKS = 'Links that show it are refreshed at once.';
 const DELETE_NOTE = 'Links that showed it go back to direct redirects, so none breaks.';
 
 /** Splash pages and overlays (reads as the spec; writes are extensions in the same style), then bio pages. */
-export function pageRoutes(app: App, ctx: AppContext): void {
+export function customPageRoutes(app: App, ctx: AppContext): void {
   splashRoutes(app, ctx);
   overlayRoutes(app, ctx);
   bioRoutes(app, ctx);
