@@ -78,6 +78,20 @@ describe('frame links', () => {
     expect((await page(`/${alias}`)).text).toContain('<iframe');
   });
 
+  it('links our own API, docs or admin pages, never frames them, however they are spelled', async () => {
+    const k = (await server.user()).apiKey;
+    for (const url of ['HTTP://REDIRECTORY.TEST/API/account', 'http://redirectory.test:80/docs', 'http://redirectory.test/%61%70%69/account',
+      'http://redirectory.test//api/account', 'http://Redirectory.Test/Docs/', 'http://redirectory.test/admin?x=1', 'http://redirectory.test./api/account',
+      'http://redirectory.test/./api/account', 'http://redirectory.test/x/../api/account']) {
+      const made = await server.call('POST', '/api/url/add', { key: k, body: { url, type: 'frame' } });
+      expect(made.status, url).toBe(200);
+      const page = await server.visit(new URL(made.body.shorturl).pathname, { headers: { 'user-agent': BROWSER } });
+      expect(page.status, url).toBe(200);
+      expect(page.text, url).not.toContain('<iframe');
+      expect(page.text, url).toContain('cannot be shown inside a frame');
+    }
+  });
+
   it('escapes hostile titles', async () => {
     const { alias } = await addLink({ url: 'https://example.com/x', type: 'frame', ...hostileMeta });
     expectSafePage(await page(`/${alias}`));

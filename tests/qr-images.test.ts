@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { qrCaches } from '../src/features/qr/cache.js';
+import { SIZE_STEPS } from '../src/features/qr/serve.js';
 import { decodeImage, decodeSvg, fetchImage, makeLogo } from './helpers/qr-images.js';
 import { startServer, TEST_HOST, type TestServer } from './helpers/server.js';
 
@@ -174,5 +177,20 @@ describe('link codes count scans through their tracking address', () => {
     expect(await decodeImage((await fetchImage(server, `/qr/${code.slug}`)).body)).toBe(await decodeImage(before.body));
     await server.call('DELETE', `/api/qr/${code.id}/delete`, { key });
     expect((await go()).status).toBe(404);
+  });
+});
+
+describe('QR images', () => {
+  it('render at most one image per size step however many sizes are asked for', async () => {
+    const res = await server.call('POST', '/api/qr/add', { key, body: { type: 'text', data: 'many sizes' } });
+    const slug = new URL(res.body.link).pathname.split('/')[2]!;
+    const sizes = Array.from({ length: 120 }, (_, i) => 40 + i * 17); // 40…2063, every one distinct
+    const images = await Promise.all(sizes.map((size) => fetchImage(server, `/qr/${slug}?size=${size}`)));
+    expect(images.every((image) => image.status === 200)).toBe(true);
+    const distinct = new Set(images.map((image) => createHash('sha256').update(image.body).digest('hex')));
+    expect(distinct.size).toBe(SIZE_STEPS.length);
+    let cached = 0;
+    qrCaches(server.ctx).images.deleteWhere((k) => (k.includes(slug) && cached++, false));
+    expect(cached).toBe(SIZE_STEPS.length);
   });
 });

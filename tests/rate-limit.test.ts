@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startServer, type TestServer } from './helpers/server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawRequest } from './helpers/raw-http.js';
+import { startServer, TEST_HOST, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -36,4 +37,55 @@ it('limits unauthenticated attempts per client IP', async () => {
   } finally {
     await fresh.close();
   }
+});
+
+describe('API rate limit', () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startServer({ RATE_LIMIT_MAX: '5' });
+  });
+  afterAll(() => limited?.close());
+
+  /** The same request byte for byte as given: header names in any case, a header twice. */
+  const raw = (headers: Array<[string, string]>) =>
+    rawRequest(limited.url, { method: 'GET', target: '/api/account', headers: [['Host', TEST_HOST], ...headers] });
+
+  it('counts one budget per key however the Authorization header is spelled, and a second header changes nothing', async () => {
+    const { apiKey: k } = await limited.user();
+    const { apiKey: other } = await limited.user();
+    const spellings: Array<Array<[string, string]>> = [
+      [['Authorization', `Bearer ${k}`]], [['AUTHORIZATION', `bearer ${k}`]], [['authorization', `BEARER  ${k} `]],
+      [['aUtHoRiZaTiOn', `Token ${k}`]], [['Authorization', k]],
+    ];
+    const admitted = await Promise.all(spellings.map(raw));
+    expect(admitted.map((r) => [r.status, r.headers['x-ratelimit-remaining']]).sort()).toEqual(
+      [[200, '0'], [200, '1'], [200, '2'], [200, '3'], [200, '4']]);
+    // Spent. Another spelling, a second Authorization header (with another valid key, before or after), a
+    // forwarded address or a comma-joined list never buys a request with this key.
+    const attempts: Array<Array<[string, string]>> = [
+      [['authorization', `bearer ${k}`]],
+      [['Authorization', `Bearer ${k}`], ['Authorization', `Bearer ${other}`]],
+      [['Authorization', `Bearer ${k}`], ['X-Forwarded-For', '203.0.113.7']],
+      [['Authorization', `Bearer ${k}, Bearer ${other}`]],
+      [['Authorization', `Bearer ${k}`], ['X-Api-Key', other]],
+    ];
+    for (const headers of attempts) {
+      const res = await raw(headers);
+      expect(res.status, JSON.stringify(headers)).toBeGreaterThanOrEqual(400);
+      expect([401, 429], JSON.stringify(headers)).toContain(res.status);
+    }
+    // The other key's own budget was not touched by being sent second.
+    expect((await raw([['Authorization', `Bearer ${other}`]])).headers['x-ratelimit-remaining']).toBe('4');
+  });
+
+  it('counts unauthenticated attempts per client address; X-Forwarded-For is ignored unless TRUST_PROXY is set', async () => {
+    await limited.close(); // a fresh address budget: the test above spent some of it on refused keys
+    limited = await startServer({ RATE_LIMIT_MAX: '5' });
+    for (let i = 0; i < 5; i++) expect((await raw([['Authorization', `Bearer wrong-${i}`]])).status).toBe(401);
+    for (const forwarded of ['203.0.113.1', '198.51.100.2, 203.0.113.1', '::1']) {
+      const res = await raw([['Authorization', 'Bearer wrong'], ['X-Forwarded-For', forwarded], ['X-Real-IP', forwarded]]);
+      expect(res.status, forwarded).toBe(429);
+    }
+    expect((await raw([])).status).toBe(429);
+  });
 });

@@ -137,3 +137,28 @@ describe('password-protected links', () => {
     }
   });
 });
+
+describe('link password brute force', () => {
+  const guess = (on: TestServer, alias: string, password: string, ip: string) =>
+    on.visit(`/${alias}`, { method: 'POST', headers: { ...FORM, 'x-forwarded-for': ip }, body: new URLSearchParams({ password }).toString() });
+
+  it('checks at most 5 guesses per link and client (an IPv6 /64), even when they arrive all at once', async () => {
+    const proxied = await startServer({ RATE_LIMIT_MAX: '100000', TRUST_PROXY: 'true' });
+    try {
+      const owner = (await proxied.user()).apiKey;
+      await proxied.call('POST', '/api/url/add', { key: owner, body: { url: 'https://example.com/vault', custom: 'vault', password: 'correct horse' } });
+      const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => guess(proxied, 'vault', `wrong-${i}`, '198.51.100.9')));
+      const statuses = replies.map((r) => r.status);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(25);
+      expect((await guess(proxied, 'vault', 'correct horse', '198.51.100.9')).status).toBe(429);
+
+      // An IPv6 client owns its whole /64: changing the interface part of the address starts no new count.
+      for (let i = 1; i <= 5; i++) expect((await guess(proxied, 'vault', 'wrong', `2001:db8:7:1::${i}`)).status).toBe(401);
+      expect((await guess(proxied, 'vault', 'correct horse', '2001:db8:7:1:abcd:ef01:2345:6789')).status).toBe(429);
+      expect((await guess(proxied, 'vault', 'correct horse', '2001:db8:7:2::1')).status).toBe(200);
+    } finally {
+      await proxied.close();
+    }
+  });
+});
