@@ -6,6 +6,7 @@ import { statusAndMessage } from '../../http/errors.js';
 import type { App } from '../../http/types.js';
 import { submitPassword } from './decide.js';
 import { FailureThrottle } from './password.js';
+import { FORM_LIMIT, FORM_ONLY, FORM_TOO_LARGE, FORM_TYPE, POST_BUDGET, POST_WINDOW_S, publicBodyGate } from './public-body.js';
 import { errorPage } from './public-pages.js';
 import { resolverFor } from './resolver.js';
 import { sendDecision, sendPage } from './send.js';
@@ -13,7 +14,6 @@ import { answerNoLink, answerRoot, answerVisit, type ServedVisit } from './visit
 
 const AliasParams = Type.Object({ alias: Type.String({ minLength: 1, maxLength: 1000 }) });
 const PasswordForm = Type.Object({ password: Type.Optional(Type.String()) });
-const FORM_LIMIT = 16 * 1024;
 
 const VISIT_DOC =
   'Public: serves a short link. Order: expired (410 page) → password (form; POST checks it) → link previews of social ' +
@@ -30,18 +30,19 @@ const VISIT_DOC =
 export function publicRoutes(app: App, ctx: AppContext): void {
   const resolver = resolverFor(ctx);
   const throttle = new FailureThrottle();
+  app.addHook('onRequest', publicBodyGate()); // root level: every path outside /api, and unrouted ones
 
   void app.register(async (plugin) => {
     const scope = plugin.withTypeProvider<TypeBoxTypeProvider>();
-    // The password form posts here (JSON clients may too); plain text would only fail validation, so it is refused as 415.
-    scope.removeContentTypeParser('text/plain');
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
+    // The password form is the one body read here; its limit also cuts a chunked body that declared no length.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(FORM_TYPE, { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
       done(null, { password: new URLSearchParams(String(body)).get('password') ?? undefined });
     });
     scope.setErrorHandler((error: FastifyError, req, reply) => {
-      const [status, message] = error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-        ? [415, 'Send the password form as application/x-www-form-urlencoded.']
-        : statusAndMessage(error);
+      const [status, message] = error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? [415, FORM_ONLY]
+        : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? [413, FORM_TOO_LARGE]
+          : statusAndMessage(error);
       if (status >= 500) req.log.error({ err: error }, 'public request failed');
       sendPage(reply, status, errorPage(status, message));
     });
@@ -62,9 +63,12 @@ export function publicRoutes(app: App, ctx: AppContext): void {
     scope.post('/:alias', {
       schema: {
         tags: ['public'], summary: 'Unlock a password-protected short link', params: AliasParams, body: PasswordForm, security: [],
-        description: 'Form field `password` (application/x-www-form-urlencoded). Right: a signed HttpOnly cookie for this ' +
+        description: 'Form field `password` (application/x-www-form-urlencoded, at most 16 KB; any other body answers 415, ' +
+          'a larger one 413, before it is read). Right: a signed HttpOnly cookie for this ' +
           'link (one day) and 303 back to the link. Wrong: the form again with 401. After 5 tries per link and client ' +
-          '(an IP address; for IPv6 its /64) within 15 minutes: 429 until the window ends, also for tries sent at once.',
+          '(an IP address; for IPv6 its /64) within 15 minutes: 429 until the window ends, also for tries sent at once. ' +
+          `Every public POST counts against the client's budget of ${POST_BUDGET} per ${POST_WINDOW_S} s (per process): ` +
+          'past it, a 429 page with Retry-After.',
       },
     }, async (req, reply) => {
       const now = Date.now();
