@@ -105,11 +105,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (failure.status >= 500) req.log.error({ err: error }, 'request failed');
     reply.status(failure.status).type('application/json; charset=utf-8').send(errorBody(failure));
   });
-  app.setNotFoundHandler((req, reply) => {
-    if (req.url.startsWith('/api')) {
-      reply.status(404).send(errorBody(fail('endpoint_not_found')));
-    } else {
-      reply.status(404).headers(PAGE_HEADERS).header('content-security-policy', NOT_FOUND_PAGE.csp).send(NOT_FOUND_PAGE.html);
-    }
-  });
+  app.setNotFoundHandler(answerNotFound);
+}
+
+/** The answer of a path with no route: the envelope under /api, the not-found page elsewhere. */
+export function answerNotFound(req: FastifyRequest, reply: FastifyReply): void {
+  if (req.url.startsWith('/api')) {
+    reply.status(404).send(errorBody(fail('endpoint_not_found')));
+  } else {
+    reply.status(404).headers(PAGE_HEADERS).header('content-security-policy', NOT_FOUND_PAGE.csp).send(NOT_FOUND_PAGE.html);
+  }
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../lib/errors.js';
+import { markNulFree } from './validation.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -15,6 +16,7 @@ export function registerJsonBody(app: FastifyInstance): void {
     if (text.trim() === '') return done(null, {});
     parse(req, text, (err, value) => {
       if (err) return done(fail('invalid_json'), undefined);
+      markNulFree(text, value);
       done(null, value);
     });
   });

@@ -18,6 +18,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private sweptAt = 0;
 
   async hit(bucket: string, windowMs: number, now: number): Promise<WindowState> {
+    return this.count(bucket, windowMs, now);
+  }
+
+  /** `hit` without the promise, for callers that must decide synchronously (the public POST budget). */
+  count(bucket: string, windowMs: number, now: number): WindowState {
     const start = Math.floor(now / windowMs) * windowMs;
     const key = cacheKeys.rateLimit(bucket, start);
     let state = this.windows.get(key);

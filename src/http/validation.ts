@@ -33,13 +33,34 @@ export function findNul(data: unknown): string | null {
   return null;
 }
 
+/** Parsed JSON bodies whose text spells no NUL: walking them again for one would find none. */
+const nulFree = new WeakSet<object>();
+
+/**
+ * JSON can hold NUL only as the escape `\u0000` (a raw control character is invalid JSON), and only
+ * where its backslash starts an escape, i.e. follows an even run of backslashes. One linear pass.
+ */
+export function spellsNul(json: string): boolean {
+  for (let at = json.indexOf('\\u0000'); at !== -1; at = json.indexOf('\\u0000', at + 6)) {
+    let before = at;
+    while (before > 0 && json.charCodeAt(before - 1) === 0x5c) before--;
+    if ((at - before) % 2 === 0) return true;
+  }
+  return false;
+}
+
+/** Called by the JSON parser: a body parsed from text without NUL skips the walk of findNul. */
+export function markNulFree(json: string, value: unknown): void {
+  if (value !== null && typeof value === 'object' && !spellsNul(json)) nulFree.add(value);
+}
+
 /**
  * PostgreSQL cannot store or compare text holding NUL (an insert or lookup fails with a 500), and no
  * field has a use for it: every validated part (body, query, path) refuses it, on both databases.
  */
 function refusingNul(validate: ValidateFunction): ValidateFunction {
   const check = ((data: unknown) => {
-    const at = findNul(data);
+    const at = data !== null && typeof data === 'object' && nulFree.has(data) ? null : findNul(data);
     if (at === null) {
       const valid = validate(data);
       check.errors = validate.errors;

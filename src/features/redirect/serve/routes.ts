@@ -4,16 +4,16 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../../context.js';
 import { statusAndMessage } from '../../../http/errors.js';
 import type { App } from '../../../http/types.js';
+import { errorPage } from '../../../lib/error-pages.js';
 import { submitPassword } from '../decide/decide.js';
 import { FailureThrottle } from '../decide/password.js';
-import { errorPage } from '../../../lib/error-pages.js';
 import { resolverFor } from '../resolve/resolver.js';
+import { FORM_LIMIT, FORM_ONLY, FORM_TOO_LARGE, FORM_TYPE, POST_BUDGET, POST_WINDOW_S, publicBodyGate } from './public-body.js';
 import { sendDecision, sendPage } from './send.js';
 import { answerNoLink, answerRoot, answerVisit, type ServedVisit } from './visit.js';
 
 const AliasParams = Type.Object({ alias: Type.String({ minLength: 1, maxLength: 1000 }) });
 const PasswordForm = Type.Object({ password: Type.Optional(Type.String()) });
-const FORM_LIMIT = 16 * 1024;
 
 const VISIT_DOC =
   'Public: serves a short link. Order: expired (410 page) → password (form; POST checks it) → link previews of social ' +
@@ -31,18 +31,19 @@ const VISIT_DOC =
 export function publicRoutes(app: App, ctx: AppContext): void {
   const resolver = resolverFor(ctx);
   const throttle = new FailureThrottle();
+  app.addHook('onRequest', publicBodyGate()); // root level: every path outside /api, and unrouted ones
 
   void app.register(async (plugin) => {
     const scope = plugin.withTypeProvider<TypeBoxTypeProvider>();
-    // The password form posts here (JSON clients may too); plain text would only fail validation, so it is refused as 415.
-    scope.removeContentTypeParser('text/plain');
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
+    // The password form is the one body read here; its limit also cuts a chunked body that declared no length.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(FORM_TYPE, { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
       done(null, { password: new URLSearchParams(String(body)).get('password') ?? undefined });
     });
     scope.setErrorHandler((error: FastifyError, req, reply) => {
-      const [status, message] = error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-        ? [415, 'Send the password form as application/x-www-form-urlencoded.']
-        : statusAndMessage(error);
+      const [status, message] = error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? [415, FORM_ONLY]
+        : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? [413, FORM_TOO_LARGE]
+          : statusAndMessage(error);
       if (status >= 500) req.log.error({ err: error }, 'public request failed');
       sendPage(reply, status, errorPage(status, message));
     });
@@ -63,11 +64,14 @@ export function publicRoutes(app: App, ctx: AppContext): void {
     scope.post('/:alias', {
       schema: {
         tags: ['public'], summary: 'Unlock a password-protected short link', params: AliasParams, body: PasswordForm, security: [],
-        description: 'Form field `password` (application/x-www-form-urlencoded). Right: a signed HttpOnly cookie for this ' +
-          'link (one day) and a 200 page that continues to the link (meta refresh and a link; not a 303, since browsers ' +
-          "apply the form page's CSP form-action 'self' to the whole redirect chain, which ends on another site). " +
-          'A post to a link without a password answers the same page. Wrong: the form again with 401. After 5 tries per ' +
-          'link and client (an IP address; for IPv6 its /64) within 15 minutes: 429 until the window ends, also for tries sent at once.',
+        description: 'Form field `password` (application/x-www-form-urlencoded, at most 16 KB; any other body answers 415, ' +
+          'a larger one 413, before it is read). Right: a signed HttpOnly cookie for this link (one day) and a 200 page ' +
+          "that continues to the link (meta refresh and a link; not a 303, since browsers apply the form page's CSP " +
+          "form-action 'self' to the whole redirect chain, which ends on another site). A post to a link without a " +
+          'password answers the same page. Wrong: the form again with 401. After 5 tries per link and client (an IP ' +
+          'address; for IPv6 its /64) within 15 minutes: 429 until the window ends, also for tries sent at once. ' +
+          `Every public POST counts against the client's budget of ${POST_BUDGET} per ${POST_WINDOW_S} s (per process): ` +
+          'past it, a 429 page with Retry-After.',
       },
     }, async (req, reply) => {
       const now = Date.now();
