@@ -10,6 +10,8 @@ import { checkType, encodeContent, readContent, titleOf, type Content, type QrTy
 import { assertEncodable } from './render.js';
 import * as repo from './repo.js';
 import { checkColor, checkContrast, checkLogo, DEFAULT_BACKGROUND, DEFAULT_FOREGROUND } from './style.js';
+import type { Static } from 'typebox';
+import type { QrEntrySchema, QrUpdateBody } from './schema.js';
 
 /** Byte-mode capacity at error correction H is 1273 bytes; numeric data packs denser, so this only skips hopeless input. */
 const MAX_PAYLOAD_BYTES = 3100;
@@ -17,22 +19,9 @@ const MAX_NAME = 255;
 /** Networks a QR code's socialCount always lists (with 0), per the spec's sample. */
 const QR_SOCIAL_KEYS = ['facebook', 'twitter', 'instagram'];
 
-
-export interface QrInput {
-  data: unknown;
-  background?: string;
-  foreground?: string;
-  logo?: string;
-  name?: string;
-}
-
-export interface QrEntry {
-  id: number;
-  link: string;
-  scans: number;
-  name: string;
-  date: string;
-}
+/** What add and update share: the data, its style and a name (add also takes the type). */
+export type QrInput = Omit<Static<typeof QrUpdateBody>, 'type'>;
+export type QrEntry = Static<typeof QrEntrySchema>;
 
 export const imageUrl = (ctx: AppContext, slug: string) => `${ctx.config.BASE_URL}/qr/${slug}`;
 export const scanUrl = (ctx: AppContext, slug: string) => `${ctx.config.BASE_URL}/qr/${slug}/scan`;
