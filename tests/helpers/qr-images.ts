@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import jsQRModule from 'jsqr';
 import sharp from 'sharp';
 import { request } from 'undici';
@@ -39,4 +40,28 @@ export async function makeLogo(format: 'png' | 'jpeg' = 'png'): Promise<string> 
   const image = sharp(ring);
   const bytes = format === 'png' ? await image.png().toBuffer() : await image.flatten({ background: '#ffffff' }).jpeg().toBuffer();
   return `data:image/${format};base64,${bytes.toString('base64')}`;
+}
+
+/** A PNG of random pixels: it barely compresses, so its bytes grow with its area (~3 bytes a pixel). */
+export async function noiseLogo(side: number): Promise<string> {
+  const pixels = randomBytes(side * side * 3);
+  const png = await sharp(pixels, { raw: { width: side, height: side, channels: 3 } }).png().toBuffer();
+  return `data:image/png;base64,${png.toString('base64')}`;
+}
+
+/** The two-tone ring of makeLogo drawn at `side` pixels: many pixels, few bytes. */
+export async function largeLogo(side: number): Promise<string> {
+  const ring = Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${side}" height="${side}" viewBox="0 0 96 96"><circle cx="48" cy="48" r="44" fill="#d22"/>` +
+      '<circle cx="48" cy="48" r="20" fill="#fff"/></svg>',
+  );
+  return `data:image/png;base64,${(await sharp(ring).png().toBuffer()).toString('base64')}`;
+}
+
+/** Width and height of the logo embedded in a served SVG. */
+export async function embeddedLogoSize(svg: string): Promise<[number, number]> {
+  const href = /<image href="data:image\/[a-z]+;base64,([^"]+)"/.exec(svg);
+  if (!href) throw new Error('the SVG embeds no logo');
+  const meta = await sharp(Buffer.from(href[1]!, 'base64')).metadata();
+  return [meta.width!, meta.height!];
 }

@@ -18,6 +18,8 @@ export interface QrCaches {
   images: ExpiringCache<QrImage>;
   /** Renders under way, by image key. */
   rendering: Map<string, Promise<QrImage | null>>;
+  /** The last PNG render queued: they run one at a time (see inTurn). */
+  queue: Promise<unknown>;
   /** LINK_CACHE_TTL_S: nodes without a shared invalidation channel still converge. */
   ttlMs: number;
   /**
@@ -41,6 +43,7 @@ export function qrCaches(ctx: AppContext): QrCaches {
     scans: new ExpiringCache(10_000),
     images: new ExpiringCache(512, { maxWeight: 32 * 1024 * 1024, weigh: (image) => image.body.length }),
     rendering: new Map(),
+    queue: Promise.resolve(),
     ttlMs,
     epoch: 0,
   };
@@ -52,4 +55,14 @@ export function qrCaches(ctx: AppContext): QrCaches {
   });
   byContext.set(ctx, caches);
   return caches;
+}
+
+/**
+ * Runs PNG renders one after another: each uses libvips threads, and a burst of cache misses run at once
+ * would take every core from the requests around them; queued, they finish as soon and /health stays quick.
+ */
+export function inTurn<T>(caches: QrCaches, render: () => Promise<T>): Promise<T> {
+  const run = caches.queue.then(render, render);
+  caches.queue = run.catch(() => undefined);
+  return run;
 }

@@ -1,22 +1,29 @@
 import type { AppContext } from '../../context.js';
 import type { App } from '../../http/types.js';
+import { ClientBudget, sendTooMany } from '../redirect/serve/client-budget.js';
 import { ImageQuery, SlugParam } from './schema.js';
-import { clampSize, DEFAULT_SIZE, qrImage, scanTarget, SIZE_STEPS } from './serve.js';
+import { clampSize, DEFAULT_SIZE, qrImage, readyImage, scanTarget, SIZE_STEPS } from './serve.js';
 
 const tags = ['public'];
 
 /** An image document may show its embedded or referenced logo and nothing else: no scripts, no navigation. */
 const SVG_CSP = "default-src 'none'; img-src data: https: http:; style-src 'unsafe-inline'; sandbox";
 
+/** Images a client may have rendered (not found in the image cache) per minute; cached images are always served. */
+export const RENDER_BUDGET = 120;
+
 /** The public side of QR codes: images at /qr/{slug} and the scan-counting address of link codes. */
 export function qrPublicRoutes(app: App, ctx: AppContext): void {
+  const renders = new ClientBudget('qr-render', RENDER_BUDGET, 60);
   app.get('/qr/:slug', {
     schema: {
       tags,
       security: [],
       summary: 'The image of a QR code (no API key)',
       description: `PNG by default, SVG with ?format=svg; ?size= in pixels, served at the nearest of ${SIZE_STEPS.join(', ')} ` +
-        `(default ${DEFAULT_SIZE}), so the image cache bounds the rendering work. A data-URI logo is ` +
+        `(default ${DEFAULT_SIZE}), so the image cache bounds the rendering work. A client (an IP address; for IPv6 its /64) ` +
+        `may have ${RENDER_BUDGET} images a minute rendered that are not in the image cache (per process); past that, ` +
+        'uncached images answer a 429 page with Retry-After while cached ones are still served. A data-URI logo is ' +
         'composed into both; a logo given as a URL appears in the SVG only (the server never fetches it; browsers load it ' +
         'only when the SVG is opened as a document, not through <img>). Unknown codes answer 404.',
       params: SlugParam,
@@ -24,7 +31,14 @@ export function qrPublicRoutes(app: App, ctx: AppContext): void {
     },
   }, async (req, reply) => {
     const format = req.query.format ?? 'png';
-    const image = await qrImage(ctx, req.params.slug, format, clampSize(req.query.size));
+    const size = clampSize(req.query.size);
+    let ready = readyImage(ctx, req.params.slug, format, size);
+    if (ready === undefined) {
+      const wait = renders.take(req.ip);
+      if (wait > 0) return sendTooMany(reply, wait);
+      ready = qrImage(ctx, req.params.slug, format, size);
+    }
+    const image = await ready;
     if (!image) return reply.callNotFound();
     reply.header('cache-control', 'public, max-age=300').header('x-content-type-options', 'nosniff');
     if (format === 'svg') reply.header('content-security-policy', SVG_CSP);

@@ -8,6 +8,9 @@ const QUIET = 4;
 /** The logo's share of the image width, and the background pad around it. */
 const LOGO_SHARE = 0.21;
 const PAD_SHARE = 0.02;
+/** The largest image ever rendered (?size= is served at most this), and so the largest a logo is ever drawn. */
+export const MAX_SIZE = 2048;
+export const LARGEST_LOGO = Math.ceil(MAX_SIZE * LOGO_SHARE);
 
 export interface QrStyle {
   payload: string;
@@ -75,7 +78,10 @@ export function renderSvg(style: QrStyle, size: number): string {
   );
 }
 
-/** Rasterizes the modules directly (no SVG round-trip), then composes the logo when it is an embedded image. */
+/**
+ * Rasterizes the modules directly (no SVG round-trip), then composes the logo when it is an embedded image.
+ * Pixel rows within one row of modules are equal, so each is drawn once and copied (natively) down.
+ */
 export async function renderPng(style: QrStyle, size: number): Promise<Buffer> {
   const m = matrixOf(style);
   // Whole pixels per module keep the edges sharp; the spare pixels widen the quiet zone.
@@ -84,10 +90,15 @@ export async function renderPng(style: QrStyle, size: number): Promise<Buffer> {
   const cell = Array.from({ length: size }, (_, p) => Math.floor((p - offset) / module));
   const pixels = Buffer.alloc(size * size * 3);
   const { foreground: fg, background: bg } = style;
+  const rowBytes = size * 3;
   for (let y = 0; y < size; y++) {
+    if (y > 0 && cell[y] === cell[y - 1]) {
+      pixels.copyWithin(y * rowBytes, (y - 1) * rowBytes, y * rowBytes);
+      continue;
+    }
     for (let x = 0; x < size; x++) {
       const c = m.dark(cell[x]!, cell[y]!) ? fg : bg;
-      const i = (y * size + x) * 3;
+      const i = y * rowBytes + x * 3;
       pixels[i] = c.r;
       pixels[i + 1] = c.g;
       pixels[i + 2] = c.b;
@@ -95,7 +106,8 @@ export async function renderPng(style: QrStyle, size: number): Promise<Buffer> {
   }
   const image = sharp(pixels, { raw: { width: size, height: size, channels: 3 } });
   if (style.logo.kind === 'image') image.composite(await logoLayers(style.logo.data, bg, size, module * m.units));
-  return image.png().toBuffer();
+  // A low zlib level: a code is mostly flat colour, so it costs few bytes and saves most of the encoding time.
+  return image.png({ compressionLevel: 3 }).toBuffer();
 }
 
 /** The logo is sized against the drawn symbol (`width`), which the quiet zone may leave smaller than the image. */
@@ -103,14 +115,16 @@ async function logoLayers(data: Buffer, bg: Rgb, size: number, width: number): P
   const box = logoBox(width);
   const side = Math.max(Math.round(box.logo), 1);
   const padSide = Math.max(Math.round(box.padSide), 1);
+  // Handed over as raw pixels: an intermediate PNG would be encoded only to be decoded again.
   const logo = await sharp(data, { limitInputPixels: 4096 * 4096 })
     .resize(side, side, { fit: 'contain', background: { ...bg, alpha: 0 } })
-    .png()
-    .toBuffer();
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const padAt = Math.round((size - padSide) / 2);
   const logoAt = Math.round((size - side) / 2);
   return [
     { input: { create: { width: padSide, height: padSide, channels: 3, background: bg } }, left: padAt, top: padAt },
-    { input: logo, left: logoAt, top: logoAt },
+    { input: logo.data, raw: { width: logo.info.width, height: logo.info.height, channels: 4 }, left: logoAt, top: logoAt },
   ];
 }

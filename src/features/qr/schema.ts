@@ -44,7 +44,8 @@ const DATA_DESCRIPTION =
 
 const COLOR = 'Color written `rgb(R,G,B)`, each 0–255; "" restores the default.';
 const LOGO =
-  'A `data:image/png;base64,…` or `data:image/jpeg;base64,…` URI (at most 512 KB decoded), composed in the centre of ' +
+  'A `data:image/png;base64,…` or `data:image/jpeg;base64,…` URI (at most 256 KB decoded and 1024×1024 pixels; ' +
+  'larger answers 400; stored shrunk to at most 431 pixels a side, the largest it is ever drawn), composed in the centre of ' +
   'the PNG and the SVG; or an http(s) URL of a png or jpg image, which the server never fetches: it is referenced ' +
   'from the SVG only (the viewer fetches it) and left out of the PNG. "" removes the logo. A logo switches the code ' +
   'to error correction H.';

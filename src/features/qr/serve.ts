@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { cacheKeys } from '../../lib/cache-keys.js';
-import { imageKey, qrCaches, type QrImage, type ScanTarget } from './cache.js';
-import { renderPng, renderSvg } from './render.js';
+import { imageKey, inTurn, qrCaches, type QrImage, type ScanTarget } from './cache.js';
+import { MAX_SIZE, renderPng, renderSvg } from './render.js';
 import * as repo from './repo.js';
 import { payloadFor } from './service.js';
 import { DEFAULT_BACKGROUND, DEFAULT_FOREGROUND, logoOf, parseRgb } from './style.js';
@@ -9,7 +9,6 @@ import { DEFAULT_BACKGROUND, DEFAULT_FOREGROUND, logoOf, parseRgb } from './styl
 export type ImageFormat = 'png' | 'svg';
 
 export const MIN_SIZE = 64;
-export const MAX_SIZE = 2048;
 export const DEFAULT_SIZE = 300;
 /**
  * The only sizes ever rendered: any ?size= is served at the nearest step (by ratio). Every distinct size
@@ -43,18 +42,23 @@ export async function scanTarget(ctx: AppContext, slug: string): Promise<ScanTar
 
 const color = (stored: string, fallback: string) => parseRgb(stored) ?? parseRgb(fallback)!;
 
+/** The image when it is cached or being rendered (or the slug cannot exist); undefined when asking for it renders it. */
+export function readyImage(ctx: AppContext, slug: string, format: ImageFormat, size: number): QrImage | Promise<QrImage | null> | null | undefined {
+  if (!SLUG.test(slug)) return null;
+  const caches = qrCaches(ctx);
+  const key = imageKey(slug, format, size);
+  return caches.images.get(key) ?? caches.rendering.get(key);
+}
+
 /**
  * The image of a code, rendered on demand and kept in a small LRU until the code changes. Concurrent
  * requests for an image not yet cached share one render.
  */
 export async function qrImage(ctx: AppContext, slug: string, format: ImageFormat, size: number): Promise<QrImage | null> {
-  if (!SLUG.test(slug)) return null;
+  const ready = readyImage(ctx, slug, format, size);
+  if (ready !== undefined) return ready;
   const caches = qrCaches(ctx);
   const key = imageKey(slug, format, size);
-  const cached = caches.images.get(key);
-  if (cached) return cached;
-  const pending = caches.rendering.get(key);
-  if (pending) return pending;
   const render = renderImage(ctx, slug, format, size, key).finally(() => caches.rendering.delete(key));
   caches.rendering.set(key, render);
   return render;
@@ -73,7 +77,7 @@ async function renderImage(ctx: AppContext, slug: string, format: ImageFormat, s
   };
   const image = format === 'svg'
     ? { body: Buffer.from(renderSvg(style, size)), type: 'image/svg+xml; charset=utf-8' }
-    : { body: await renderPng(style, size), type: 'image/png' };
+    : { body: await inTurn(caches, () => renderPng(style, size)), type: 'image/png' };
   if (epoch === caches.epoch) caches.images.set(key, image, caches.ttlMs);
   return image;
 }

@@ -1,12 +1,13 @@
 import sharp from 'sharp';
 import { fail } from '../../lib/errors.js';
 import { checkHttpUrl } from '../../lib/urls.js';
+import { LARGEST_LOGO } from './render.js';
 
 export const DEFAULT_FOREGROUND = 'rgb(0,0,0)';
 export const DEFAULT_BACKGROUND = 'rgb(255,255,255)';
-export const MAX_LOGO_BYTES = 512 * 1024;
-/** Logos are shrunk to a fifth of the code anyway; a larger source only costs decode time. */
-const MAX_LOGO_SIDE = 4096;
+export const MAX_LOGO_BYTES = 256 * 1024;
+/** Logos are drawn at most LARGEST_LOGO pixels wide; a larger source only costs decode time. */
+export const MAX_LOGO_SIDE = 1024;
 
 export interface Rgb {
   r: number;
@@ -50,7 +51,7 @@ export type Logo =
 
 const DATA_URI = /^data:image\/(png|jpe?g);base64,([A-Za-z0-9+/\s]*={0,2})$/i;
 const LOGO_RULE =
-  'The field "logo" must be a data:image/png or data:image/jpeg base64 URI (at most 512 KB) or an http(s) URL of a png or jpg image.';
+  'The field "logo" must be a data:image/png or data:image/jpeg base64 URI (at most 256 KB and 1024×1024 pixels) or an http(s) URL of a png or jpg image.';
 
 /** A stored logo value: a data URI we decoded and checked, an http(s) URL, or "". */
 export function logoOf(stored: string): Logo {
@@ -62,7 +63,8 @@ export function logoOf(stored: string): Logo {
 
 /**
  * Validates a logo and returns the value to store. The server never fetches a client's URL: URLs are
- * only referenced from the SVG; data URIs must decode to a real png or jpeg.
+ * only referenced from the SVG; data URIs must decode to a real png or jpeg, and are stored shrunk to
+ * the largest size they are ever drawn, so no render decodes more than that.
  */
 export async function checkLogo(value: string | undefined): Promise<string | undefined> {
   if (value === undefined) return undefined;
@@ -74,12 +76,19 @@ export async function checkLogo(value: string | undefined): Promise<string | und
     return checkHttpUrl(trimmed, 'The field "logo"').href;
   }
   const data = Buffer.from(m[2]!, 'base64');
-  if (data.length > MAX_LOGO_BYTES) throw fail('qr_logo_invalid', 'The logo image is larger than 512 KB.');
+  if (data.length > MAX_LOGO_BYTES) throw fail('qr_logo_invalid', 'The logo image is larger than 256 KB.');
   const declared = m[1]!.toLowerCase() === 'png' ? 'png' : 'jpeg';
-  const meta = await sharp(data, { limitInputPixels: MAX_LOGO_SIDE * MAX_LOGO_SIDE }).metadata().catch(() => null);
+  // Only the header is read here, so no pixel limit: a too-large image gets the message that names the limit.
+  const meta = await sharp(data, { limitInputPixels: false }).metadata().catch(() => null);
   if (!meta || meta.format !== declared) throw fail('qr_logo_invalid', `The logo is not a valid ${declared} image.`);
   if (!meta.width || !meta.height || meta.width > MAX_LOGO_SIDE || meta.height > MAX_LOGO_SIDE) {
     throw fail('qr_logo_invalid', `The logo image must be at most ${MAX_LOGO_SIDE}×${MAX_LOGO_SIDE} pixels.`);
   }
-  return `data:image/${declared};base64,${data.toString('base64')}`;
+  const stored = Math.max(meta.width, meta.height) > LARGEST_LOGO ? await shrink(data, declared) : data;
+  return `data:image/${declared};base64,${stored.toString('base64')}`;
+}
+
+function shrink(data: Buffer, format: 'png' | 'jpeg'): Promise<Buffer> {
+  const image = sharp(data).resize(LARGEST_LOGO, LARGEST_LOGO, { fit: 'inside' });
+  return (format === 'png' ? image.png() : image.jpeg({ quality: 90 })).toBuffer();
 }

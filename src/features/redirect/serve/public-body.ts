@@ -1,9 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { answerNotFound } from '../../../http/errors.js';
-import { MemoryRateLimitStore } from '../../../http/rate-limit.js';
 import { errorPage } from '../../../lib/error-pages.js';
-import { html, renderPage } from '../../../lib/html.js';
-import { throttleClient } from '../decide/password.js';
+import { ClientBudget, sendTooMany } from './client-budget.js';
 import { sendPage } from './send.js';
 
 /** The only body the public side takes: the password form. */
@@ -25,13 +23,6 @@ function hasBody(req: FastifyRequest): boolean {
 
 const mediaType = (header: string | undefined) => (header ?? '').split(';', 1)[0]!.trim().toLowerCase();
 
-function tooManyPage(seconds: number) {
-  return renderPage({
-    title: 'Too many requests · Redirectory',
-    body: html`<h1>Too many requests</h1><p>This address sent too many requests. Try again in ${seconds} seconds.</p>`,
-  });
-}
-
 /**
  * Decides on a request's body from its headers, before a byte of it is read, as an onRequest hook of
  * the whole app: outside /api a POST counts against the client's budget (429 page past it) and a body
@@ -39,19 +30,14 @@ function tooManyPage(seconds: number) {
  * parser. A path with no route never reads its body, on /api neither: it answers 404 at once.
  */
 export function publicBodyGate() {
-  const posts = new MemoryRateLimitStore();
-  const windowMs = POST_WINDOW_S * 1000;
+  const posts = new ClientBudget('post', POST_BUDGET, POST_WINDOW_S);
   return (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const method = req.method;
     if (method === 'GET' || method === 'HEAD') return done(); // never parsed; the redirect path stays as it was
     const api = isApi(req.url);
     if (!api && method === 'POST') {
-      const now = Date.now();
-      const state = posts.count(`post:${throttleClient(req.ip)}`, windowMs, now);
-      if (state.count > POST_BUDGET) {
-        const seconds = Math.max(Math.ceil((state.resetAt - now) / 1000), 1);
-        return void sendPage(reply, 429, tooManyPage(seconds), seconds);
-      }
+      const wait = posts.take(req.ip);
+      if (wait > 0) return void sendTooMany(reply, wait);
     }
     if (!hasBody(req)) return done();
     if (!api && mediaType(req.headers['content-type']) !== FORM_TYPE) return void sendPage(reply, 415, errorPage(415, FORM_ONLY));
