@@ -57,4 +57,24 @@ describe.skipIf(!chromiumPresent())('frame and overlay links in Chromium', () =>
       }
     }
   }, 60_000); // several pages in a row, on shared cores
+
+  it('shows a contact overlay\'s form and mailto link, and the page lets the form go to the mail client', async () => {
+    const contact = await rig.server.call('POST', '/api/overlay/add', {
+      key: rig.key, body: { type: 'contact', name: 'Write', message: 'Questions? Write to us.', button_text: 'Write', email: 'team@example.com' },
+    });
+    const link = await createLink(rig.server, rig.key, { url: `${rig.site.url}/contact-under`, type: `overlay-${contact.body.id}` });
+    for (const width of [1280, 390]) {
+      const page = await open(link.shortUrl, width);
+      const refused: string[] = [];
+      page.on('console', (message) => { if (/Content Security Policy|violates/i.test(message.text())) refused.push(message.text()); });
+      await page.getByLabel('Subject').fill('Hello');
+      await page.getByLabel('Message').fill('A question');
+      expect(await page.getByRole('link', { name: 'team@example.com' }).getAttribute('href')).toBe('mailto:team@example.com');
+      await screenshot(page, 'contact-overlay');
+      await page.getByRole('button', { name: 'Write' }).click();
+      await page.waitForTimeout(300);
+      expect(refused).toEqual([]); // form-action lets the submission go to mailto:
+      await page.context().close();
+    }
+  }, 60_000);
 });
