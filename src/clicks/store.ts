@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { isPostgres } from '../db/dialect.js';
-import type { ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../db/types.js';
+import type { ClickHoursTable, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../db/types.js';
 import { nowTimestamp } from '../lib/time.js';
 
 /** Where each kind of target lives. */
@@ -87,20 +87,29 @@ export async function upsertSummaries(db: Db, rows: ClickSummariesTable[]): Prom
   });
 }
 
-/** Records visitor hashes; returns how many were new per target (`kind:id` → count). */
-export async function insertUniques(db: Db, rows: ClickUniquesTable[]): Promise<Map<string, number>> {
-  const fresh = new Map<string, number>();
+/** Records visitor hashes; returns those that were new, as `kind:id:hash`. */
+export async function insertUniques(db: Db, rows: ClickUniquesTable[]): Promise<Set<string>> {
+  const fresh = new Set<string>();
   await eachChunk(rows, async (chunk) => {
     // Both dialects return only the rows actually inserted when the conflict is ignored.
     const inserted = await db.insertInto('click_uniques').values(chunk)
       .onConflict((oc) => oc.doNothing())
-      .returning(['target_kind', 'target_id']).execute();
-    for (const row of inserted) {
-      const key = `${row.target_kind}:${row.target_id}`;
-      fresh.set(key, (fresh.get(key) ?? 0) + 1);
-    }
+      .returning(['target_kind', 'target_id', 'visitor_hash']).execute();
+    for (const row of inserted) fresh.add(`${row.target_kind}:${row.target_id}:${row.visitor_hash}`);
   });
   return fresh;
+}
+
+/** Adds the batch's clicks and new visitors to the targets' hourly buckets. */
+export async function upsertHours(db: Db, rows: ClickHoursTable[]): Promise<void> {
+  await eachChunk(rows, async (chunk) => {
+    await db.insertInto('click_hours').values(chunk)
+      .onConflict((oc) => oc.columns(['target_kind', 'target_id', 'hour']).doUpdateSet((eb) => ({
+        clicks: eb('click_hours.clicks', '+', eb.ref('excluded.clicks')),
+        uniques: eb('click_hours.uniques', '+', eb.ref('excluded.uniques')),
+      })))
+      .execute();
+  });
 }
 
 /** A target's click count (0 when none) as a correlated subquery, for lists that show or sort by it. */
@@ -127,7 +136,7 @@ export async function forgetTargets(db: Db, kind: TargetKind, ids: number[]): Pr
     const chunk = ids.slice(i, i + MAX_VARIABLES);
     await db.insertInto('deleted_targets').values(chunk.map((target_id) => ({ target_kind: kind, target_id, deleted_at })))
       .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet({ deleted_at })).execute();
-    for (const table of ['click_stats', 'click_summaries', 'click_uniques'] as const) {
+    for (const table of ['click_stats', 'click_summaries', 'click_uniques', 'click_hours', 'click_days'] as const) {
       await db.deleteFrom(table).where('target_kind', '=', kind).where('target_id', 'in', chunk).execute();
     }
   }

@@ -189,6 +189,23 @@ export interface ClickUniquesTable {
   visitor_hash: string;
 }
 
+/** Clicks of a target in one UTC hour (hours since 1970) or, once rolled up, one UTC day (src/db/migrations/0006). */
+export interface ClickHoursTable {
+  target_kind: TargetKind;
+  target_id: number;
+  hour: number;
+  clicks: number;
+  uniques: number;
+}
+
+export interface ClickDaysTable {
+  target_kind: TargetKind;
+  target_id: number;
+  day: number;
+  clicks: number;
+  uniques: number;
+}
+
 export interface Database {
   users: UsersTable;
   settings: SettingsTable;
@@ -207,6 +224,8 @@ export interface Database {
   click_summaries: ClickSummariesTable;
   click_uniques: ClickUniquesTable;
   deleted_targets: DeletedTargetsTable;
+  click_hours: ClickHoursTable;
+  click_days: ClickDaysTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import { keyedOnly, type Builder } from './0001-initial.js';
+
+/**
+ * Clicks over time: the click writer adds each batch to one row per target and UTC hour (`hour` counts
+ * hours since 1970), and hours older than SERIES_HOURLY_DAYS are rolled up into a row per target and UTC
+ * day (`day` counts days since 1970). Two tables rather than a granularity column: each keeps a plain
+ * primary key the writer and the series queries range over, and the hourly one stays small. `uniques`
+ * counts visitors first seen for the target in that bucket, so a target's buckets add up to its summary.
+ * Clicks counted before this migration have no time and stay in the totals only.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await keyedOnly(db, db.schema.createTable('click_hours')
+    .addColumn('target_kind', 'text', (c) => c.notNull())
+    .addColumn('target_id', 'integer', (c) => c.notNull())
+    .addColumn('hour', 'integer', (c) => c.notNull())
+    .addColumn('clicks', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('uniques', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint('click_hours_pk', ['target_kind', 'target_id', 'hour']) as Builder).execute();
+  await keyedOnly(db, db.schema.createTable('click_days')
+    .addColumn('target_kind', 'text', (c) => c.notNull())
+    .addColumn('target_id', 'integer', (c) => c.notNull())
+    .addColumn('day', 'integer', (c) => c.notNull())
+    .addColumn('clicks', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('uniques', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint('click_days_pk', ['target_kind', 'target_id', 'day']) as Builder).execute();
+}
+
+export async function down(): Promise<void> {
+  throw new Error('Redirectory migrations are forward-only.');
+}
