@@ -10,20 +10,18 @@ import { keyedOnly, type Builder } from './0001-initial.js';
  * Clicks counted before this migration have no time and stay in the totals only.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await keyedOnly(db, db.schema.createTable('click_hours')
+  await bucketTable(db, 'click_hours', 'hour');
+  await bucketTable(db, 'click_days', 'day');
+}
+
+async function bucketTable(db: Kysely<unknown>, table: string, bucket: string): Promise<void> {
+  await keyedOnly(db, db.schema.createTable(table)
     .addColumn('target_kind', 'text', (c) => c.notNull())
     .addColumn('target_id', 'integer', (c) => c.notNull())
-    .addColumn('hour', 'integer', (c) => c.notNull())
+    .addColumn(bucket, 'integer', (c) => c.notNull())
     .addColumn('clicks', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('uniques', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addPrimaryKeyConstraint('click_hours_pk', ['target_kind', 'target_id', 'hour']) as Builder).execute();
-  await keyedOnly(db, db.schema.createTable('click_days')
-    .addColumn('target_kind', 'text', (c) => c.notNull())
-    .addColumn('target_id', 'integer', (c) => c.notNull())
-    .addColumn('day', 'integer', (c) => c.notNull())
-    .addColumn('clicks', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addColumn('uniques', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addPrimaryKeyConstraint('click_days_pk', ['target_kind', 'target_id', 'day']) as Builder).execute();
+    .addPrimaryKeyConstraint(`${table}_pk`, ['target_kind', 'target_id', bucket]) as Builder).execute();
 }
 
 export async function down(): Promise<void> {
