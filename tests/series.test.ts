@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { hourlyCutoff, rollUpHours } from '../src/clicks/retention.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { A, B, BOT, C, nonZero, seriesClient, sums } from './helpers/series.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { UA } from './helpers/user-agents.js';
 
 let server: TestServer;
 let key: string;
@@ -14,49 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const A = { ip: '8.8.8.8', ua: UA.iphone };
-const B = { ip: '81.2.69.142', ua: UA.windowsChrome };
-const C = { ip: '5.9.0.1', ua: UA.macSafari };
-const BOT = { ip: '66.249.66.1', ua: UA.googlebot };
-type Visitor = typeof A;
-
-async function post(path: string, body: unknown, apiKey = key) {
-  const res = await server.call('POST', path, { key: apiKey, body });
-  expect(res.status, res.text).toBe(200);
-  return res.body;
-}
-const addLink = async (apiKey = key, extra = {}) => {
-  const body = await post('/api/url/add', { url: 'https://example.com/x', ...extra }, apiKey);
-  return { id: body.id as number, path: new URL(body.shorturl).pathname };
-};
-const addQr = async () => {
-  const body = await post('/api/qr/add', { type: 'link', data: 'https://example.com/qr' });
-  return { id: body.id as number, path: `${new URL(body.link).pathname}/scan` };
-};
-
-/** Serves the visits as if the server's clock read `iso` (only Date is faked; it runs on from there). */
-async function visitAt(iso: string, path: string, visitors: Visitor[]) {
-  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
-  vi.setSystemTime(new Date(iso));
-  try {
-    for (const { ip, ua } of visitors) {
-      const res = await server.visit(path, { headers: { 'user-agent': ua, 'x-forwarded-for': ip } });
-      expect(res.status).toBeLessThan(400);
-    }
-  } finally {
-    vi.useRealTimers();
-  }
-}
-
-const series = async (path: string, query: string, apiKey = key) => {
-  const res = await server.call('GET', `${path}?${query}`, { key: apiKey });
-  expect(res.status, res.text).toBe(200);
-  expect(res.body.error).toBe(0);
-  return res.body.data as Array<{ date: string; clicks: number; uniqueClicks: number }>;
-};
-const nonZero = (data: Array<{ date: string; clicks: number; uniqueClicks: number }>) => data.filter((p) => p.clicks > 0);
-const sums = (data: Array<{ clicks: number; uniqueClicks: number }>) =>
-  data.reduce((s, p) => ({ clicks: s.clicks + p.clicks, uniqueClicks: s.uniqueClicks + p.uniqueClicks }), { clicks: 0, uniqueClicks: 0 });
+const { addLink, addQr, visitAt, series } = seriesClient(() => server, () => key);
 
 describe('GET /api/url/{id}/clicks', () => {
   it('buckets visits by UTC hour, day, week and month across midnight and a month end; the sums equal the totals', async () => {
@@ -137,6 +94,29 @@ describe('GET /api/url/{id}/clicks', () => {
   });
 });
 
+describe('GET /api/url/{id} with from and to', () => {
+  it('counts clicks and unique clicks of the range from the buckets; the label maps stay all-time', async () => {
+    const link = await addLink();
+    await visitAt('2026-06-30T23:00:00Z', link.path, [A, B]);
+    await visitAt('2026-07-01T08:00:00Z', link.path, [A, C, C]);
+    await server.ctx.clicks.flush();
+    const detail = async (query: string) => {
+      const res = await server.call('GET', `/api/url/${link.id}?${query}`, { key });
+      expect(res.status, res.text).toBe(200);
+      return res.body.data;
+    };
+    expect(await detail('')).toMatchObject({ clicks: 5, uniqueClicks: 3 });
+    const july = await detail('from=2026-07-01');
+    expect(july).toMatchObject({ clicks: 3, uniqueClicks: 1 });
+    expect(Object.values(july.topBrowsers as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(5);
+    expect(await detail('to=2026-06-30')).toMatchObject({ clicks: 2, uniqueClicks: 2 });
+    expect(await detail('from=2026-07-02&to=2026-07-31')).toMatchObject({ clicks: 0, uniqueClicks: 0 });
+    const bad = await server.call('GET', `/api/url/${link.id}?from=2026-07-32`, { key });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: 1, code: 'invalid_field' });
+  });
+});
+
 describe('GET /api/qr/{id}/clicks', () => {
   it('counts scans per bucket and adds up to the scan totals', async () => {
     const qr = await addQr();
@@ -150,67 +130,5 @@ describe('GET /api/qr/{id}/clicks', () => {
     ]);
     const detail = (await server.call('GET', `/api/qr/${qr.id}`, { key })).body.data;
     expect(sums(data)).toEqual({ clicks: detail.clicks, uniqueClicks: detail.uniqueClicks });
-  });
-});
-
-describe('GET /api/stats/clicks', () => {
-  it('sums the account, or one campaign or channel of it, and forgets deleted links', async () => {
-    const owner = await server.user();
-    const campaign = (await post('/api/campaign/add', { name: 'Spring' }, owner.apiKey)).id;
-    const channel = (await post('/api/channel/add', { name: 'News' }, owner.apiKey)).id;
-    const inCampaign = await addLink(owner.apiKey, { campaign });
-    const inChannel = await addLink(owner.apiKey, { channel });
-    const plain = await addLink(owner.apiKey);
-    const strangers = await addLink(other);
-    await visitAt('2026-05-10T12:00:00Z', inCampaign.path, [A, B]);
-    await visitAt('2026-05-11T12:00:00Z', inChannel.path, [A]);
-    await visitAt('2026-05-11T13:00:00Z', plain.path, [C, C, C]);
-    await visitAt('2026-05-11T13:00:00Z', strangers.path, [A]);
-    await server.ctx.clicks.flush();
-    const account = (query: string) => series('/api/stats/clicks', `from=2026-05-10&to=2026-05-11&${query}`, owner.apiKey);
-    expect(await account('')).toEqual([
-      { date: '2026-05-10', clicks: 2, uniqueClicks: 2 },
-      { date: '2026-05-11', clicks: 4, uniqueClicks: 2 },
-    ]);
-    expect(await account(`campaign=${campaign}`)).toEqual([
-      { date: '2026-05-10', clicks: 2, uniqueClicks: 2 },
-      { date: '2026-05-11', clicks: 0, uniqueClicks: 0 },
-    ]);
-    expect(nonZero(await account(`channel=${channel}&interval=hour`))).toEqual([{ date: '2026-05-11 12:00:00', clicks: 1, uniqueClicks: 1 }]);
-    await server.call('DELETE', `/api/url/${plain.id}/delete`, { key: owner.apiKey });
-    expect((await account(''))[1]).toEqual({ date: '2026-05-11', clicks: 1, uniqueClicks: 1 });
-  });
-
-  it('answers 404 for a campaign or channel of another account and 400 for both at once', async () => {
-    const theirs = (await post('/api/campaign/add', { name: 'Theirs' }, other)).id;
-    const theirChannel = (await post('/api/channel/add', { name: 'Theirs' }, other)).id;
-    for (const query of [`campaign=${theirs}`, `channel=${theirChannel}`]) {
-      const res = await server.call('GET', `/api/stats/clicks?${query}`, { key });
-      expect(res.status, query).toBe(404);
-      expect(res.body).toMatchObject({ error: 1, code: 'not_found' });
-    }
-    const both = await server.call('GET', `/api/stats/clicks?campaign=${theirs}&channel=${theirChannel}`, { key: other });
-    expect(both.status).toBe(400);
-    expect(both.body.message).toBe('Send campaign or channel, not both.');
-  });
-});
-
-describe('hourly bucket retention', () => {
-  it('rolls hours older than SERIES_HOURLY_DAYS into days, in small batches, keeping every sum', async () => {
-    const link = await addLink();
-    const old = new Date(Date.now() - 100 * 86_400_000).toISOString().slice(0, 10);
-    await visitAt(`${old}T09:30:00Z`, link.path, [A, B]);
-    await visitAt(`${old}T15:30:00Z`, link.path, [A, C]);
-    await visitAt(`${old}T23:30:00Z`, link.path, [A]);
-    await server.ctx.clicks.flush();
-    const url = `/api/url/${link.id}/clicks`;
-    const before = await series(url, `from=${old}&to=${old}&interval=hour`);
-    expect(nonZero(before).map((p) => p.clicks)).toEqual([2, 2, 1]);
-
-    expect(await rollUpHours(server.ctx.db, hourlyCutoff(server.config.SERIES_HOURLY_DAYS), { batch: 2 })).toBeGreaterThanOrEqual(3);
-    expect(nonZero(await series(url, `from=${old}&to=${old}&interval=hour`))).toEqual([]);
-    expect(await series(url, `from=${old}&to=${old}`)).toEqual([{ date: old, clicks: 5, uniqueClicks: 3 }]);
-    const totals = (await server.call('GET', `/api/url/${link.id}`, { key })).body.data;
-    expect(totals).toMatchObject({ clicks: 5, uniqueClicks: 3 });
   });
 });

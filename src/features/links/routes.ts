@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { errorResponses, IdParam, ok, OkMessage } from '../../http/envelopes.js';
 import { accountOf, type App } from '../../http/types.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { LinkBody, LinkCreated, LinkDetail, LinkList, LinkListQuery, LinkUpdated } from './schema.js';
+import { LinkBody, LinkCreated, LinkDetail, LinkDetailQuery, LinkList, LinkListQuery, LinkUpdated } from './schema.js';
 import { addLink, deleteLink, getLink, listLinks, updateLink } from './service.js';
 
 const tags = ['links'];
@@ -25,8 +25,18 @@ export function linkRoutes(app: App, ctx: AppContext): void {
   }, async (req) => listEnvelope('urls', await listLinks(ctx, accountOf(req).userId, req.query)));
 
   app.get('/url/:id', {
-    schema: { tags, summary: 'One short link with its statistics', params: IdParam, response: { 200: LinkDetail, ...errorResponses } },
-  }, async (req) => getLink(ctx, accountOf(req).userId, req.params.id));
+    schema: {
+      tags,
+      summary: 'One short link with its statistics',
+      description: 'Extension: with `from` and/or `to` (`YYYY-MM-DD`, UTC, both included; default the first and the last day), `clicks` and ' +
+        '`uniqueClicks` count that range only, summed from the link\'s click series (see GET /api/url/{id}/clicks: clicks before the series ' +
+        'existed are not in it). The label maps (countries, referrers, browsers, OSes, social networks) are kept as running totals, not per ' +
+        'day, so they always cover all time.',
+      params: IdParam,
+      querystring: LinkDetailQuery,
+      response: { 200: LinkDetail, ...errorResponses },
+    },
+  }, async (req) => getLink(ctx, accountOf(req).userId, req.params.id, req.query));
 
   app.post('/url/add', {
     schema: { tags, summary: 'Shorten a long URL', description: WRITE_RULES, body: LinkBody, response: { 200: LinkCreated, ...errorResponses } },

@@ -34,6 +34,14 @@ function parseDay(value: string, field: string): number {
 export const formatDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 export const formatHour = (hour: number) => new Date(hour * 3_600_000).toISOString().slice(0, 13).replace('T', ' ') + ':00:00';
 
+/** Days from `from` (default 1970-01-01) to `to` (default today), both included, for totals over a range. */
+export function dayRange(query: { from?: string; to?: string }, now = Date.now()): { from: number; to: number } {
+  const to = query.to ? parseDay(query.to, 'to') : Math.floor(now / DAY_MS);
+  const from = query.from ? parseDay(query.from, 'from') : 0;
+  if (from > to) throw fail('series_range_invalid', formatDay(from), formatDay(to));
+  return { from, to };
+}
+
 /** The range a query asks for, with its defaults (to: today, from: 30 days before to, interval: day), checked. */
 export function seriesRange(query: { from?: string; to?: string; interval?: string }, now = Date.now()): SeriesRange {
   const interval = (query.interval?.trim().toLowerCase() || 'day') as Interval;

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { TargetKind } from '../../db/types.js';
 import { fail } from '../../lib/errors.js';
-import { bucketOf, bucketStarts, formatDay, formatHour, seriesRange, type SeriesRange } from './series-buckets.js';
+import { bucketOf, bucketStarts, dayRange, formatDay, formatHour, seriesRange, type SeriesRange } from './series-buckets.js';
 import * as repo from './series-repo.js';
 
 export interface SeriesPoint {
@@ -58,4 +58,20 @@ export async function accountSeries(ctx: AppContext, userId: number, query: Seri
   if (campaign) await own(ctx, 'campaign', userId, campaign);
   if (channel) await own(ctx, 'channel', userId, channel);
   return series(ctx, { userId, campaignId: campaign, channelId: channel }, range);
+}
+
+/**
+ * A link's or QR code's clicks and unique clicks between two days (both optional), summed from its
+ * buckets; null when neither is given. The caller checks ownership.
+ */
+export async function rangeTotals(ctx: AppContext, kind: TargetKind, id: number, query: { from?: string; to?: string }) {
+  if (!query.from && !query.to) return null;
+  const { from, to } = dayRange(query);
+  let clicks = 0;
+  let uniqueClicks = 0;
+  for (const sum of (await repo.daySums(ctx.db, { target: kind, id }, from, to)).values()) {
+    clicks += sum.clicks;
+    uniqueClicks += sum.uniques;
+  }
+  return { clicks, uniqueClicks };
 }
