@@ -1,26 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A, B, BOT, C, nonZero, seriesClient, sums } from './helpers/series.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { A, B, BOT, C, nonZero, seriesSuite, sums } from './helpers/series.js';
 
-let server: TestServer;
-let key: string;
-let other: string;
-
-beforeAll(async () => {
-  server = await startServer({ TRUST_PROXY: 'true', RATE_LIMIT_MAX: '100000' });
-  key = (await server.user()).apiKey;
-  other = (await server.user()).apiKey;
-});
-afterAll(() => server.close());
-
-const { addLink, addQr, visitAt, series } = seriesClient(() => server, () => key);
+const t = seriesSuite();
+const { addLink, addQr, visitAt, series } = t;
 
 describe('GET /api/url/{id}/clicks', () => {
   it('buckets visits by UTC hour, day, week and month across midnight and a month end; the sums equal the totals', async () => {
     const link = await addLink();
     await visitAt('2026-01-31T23:59:00Z', link.path, [A, A, B]);
     await visitAt('2026-02-01T00:00:30Z', link.path, [A, C, BOT]);
-    await server.ctx.clicks.flush();
+    await t.server.ctx.clicks.flush();
     const url = `/api/url/${link.id}/clicks`;
 
     const hours = await series(url, 'from=2026-01-31&to=2026-02-01&interval=hour');
@@ -50,7 +39,7 @@ describe('GET /api/url/{id}/clicks', () => {
       { date: '2026-02-01', clicks: 2, uniqueClicks: 1 },
       { date: '2026-03-01', clicks: 0, uniqueClicks: 0 },
     ]);
-    const totals = (await server.call('GET', `/api/url/${link.id}`, { key })).body.data;
+    const totals = (await t.server.call('GET', `/api/url/${link.id}`, { key: t.key })).body.data;
     expect(sums(hours)).toEqual({ clicks: totals.clicks, uniqueClicks: totals.uniqueClicks });
     expect(totals.clicks).toBe(5);
   });
@@ -75,7 +64,7 @@ describe('GET /api/url/{id}/clicks', () => {
       ['from=2000-01-01&to=2026-01-01', 'series_range_too_large', 'at most 3660 buckets'],
     ];
     for (const [query, code, message] of cases) {
-      const res = await server.call('GET', `/api/url/${link.id}/clicks?${query}`, { key });
+      const res = await t.server.call('GET', `/api/url/${link.id}/clicks?${query}`, { key: t.key });
       expect(res.status, query).toBe(400);
       expect(res.body).toMatchObject({ error: 1, code });
       expect(res.body.message).toContain(message);
@@ -87,7 +76,7 @@ describe('GET /api/url/{id}/clicks', () => {
     const mine = await addLink();
     const qr = await addQr();
     for (const path of [`/api/url/${mine.id}/clicks`, `/api/qr/${qr.id}/clicks`, '/api/url/999999/clicks']) {
-      const res = await server.call('GET', path, { key: other });
+      const res = await t.server.call('GET', path, { key: t.other });
       expect(res.status, path).toBe(404);
       expect(res.body).toMatchObject({ error: 1, code: 'not_found' });
     }
@@ -99,9 +88,9 @@ describe('GET /api/url/{id} with from and to', () => {
     const link = await addLink();
     await visitAt('2026-06-30T23:00:00Z', link.path, [A, B]);
     await visitAt('2026-07-01T08:00:00Z', link.path, [A, C, C]);
-    await server.ctx.clicks.flush();
+    await t.server.ctx.clicks.flush();
     const detail = async (query: string) => {
-      const res = await server.call('GET', `/api/url/${link.id}?${query}`, { key });
+      const res = await t.server.call('GET', `/api/url/${link.id}?${query}`, { key: t.key });
       expect(res.status, res.text).toBe(200);
       return res.body.data;
     };
@@ -111,7 +100,7 @@ describe('GET /api/url/{id} with from and to', () => {
     expect(Object.values(july.topBrowsers as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(5);
     expect(await detail('to=2026-06-30')).toMatchObject({ clicks: 2, uniqueClicks: 2 });
     expect(await detail('from=2026-07-02&to=2026-07-31')).toMatchObject({ clicks: 0, uniqueClicks: 0 });
-    const bad = await server.call('GET', `/api/url/${link.id}?from=2026-07-32`, { key });
+    const bad = await t.server.call('GET', `/api/url/${link.id}?from=2026-07-32`, { key: t.key });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: 1, code: 'invalid_field' });
   });
@@ -122,13 +111,13 @@ describe('GET /api/qr/{id}/clicks', () => {
     const qr = await addQr();
     await visitAt('2026-03-31T22:10:00Z', qr.path, [A, B, BOT]);
     await visitAt('2026-04-01T01:00:00Z', qr.path, [A]);
-    await server.ctx.clicks.flush();
+    await t.server.ctx.clicks.flush();
     const data = await series(`/api/qr/${qr.id}/clicks`, 'from=2026-03-31&to=2026-04-01&interval=hour');
     expect(nonZero(data)).toEqual([
       { date: '2026-03-31 22:00:00', clicks: 2, uniqueClicks: 2 },
       { date: '2026-04-01 01:00:00', clicks: 1, uniqueClicks: 0 },
     ]);
-    const detail = (await server.call('GET', `/api/qr/${qr.id}`, { key })).body.data;
+    const detail = (await t.server.call('GET', `/api/qr/${qr.id}`, { key: t.key })).body.data;
     expect(sums(data)).toEqual({ clicks: detail.clicks, uniqueClicks: detail.uniqueClicks });
   });
 });

@@ -1,5 +1,5 @@
-import { expect, vi } from 'vitest';
-import type { TestServer } from './server.js';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
+import { startServer, type TestServer } from './server.js';
 import { UA } from './user-agents.js';
 
 /** Visitors of the click series tests: three people and a crawler. */
@@ -52,3 +52,22 @@ export function seriesClient(serverOf: () => TestServer, key: () => string) {
 export const nonZero = (data: Point[]) => data.filter((p) => p.clicks > 0);
 export const sums = (data: Point[]) =>
   data.reduce((s, p) => ({ clicks: s.clicks + p.clicks, uniqueClicks: s.uniqueClicks + p.uniqueClicks }), { clicks: 0, uniqueClicks: 0 });
+
+/** A test file's server with two accounts (started before its tests, closed after) and its client. */
+export function seriesSuite() {
+  let server: TestServer;
+  let key = '';
+  let other = '';
+  beforeAll(async () => {
+    server = await startServer({ TRUST_PROXY: 'true', RATE_LIMIT_MAX: '100000' });
+    key = (await server.user()).apiKey;
+    other = (await server.user()).apiKey;
+  });
+  afterAll(() => server.close());
+  return {
+    ...seriesClient(() => server, () => key),
+    get server() { return server; },
+    get key() { return key; },
+    get other() { return other; },
+  };
+}
