@@ -121,3 +121,30 @@ describe('GET /api/qr/{id}/clicks', () => {
     expect(sums(data)).toEqual({ clicks: detail.clicks, uniqueClicks: detail.uniqueClicks });
   });
 });
+
+describe('hourly buckets written batch after batch', () => {
+  it('keeps every hour when batches come in the same hour, a later one and an earlier one; the sums equal the totals', async () => {
+    const link = await addLink();
+    const batch = async (iso: string, visitors: Array<typeof A>) => {
+      await visitAt(iso, link.path, visitors);
+      await t.server.ctx.clicks.flush();
+    };
+    await batch('2026-11-10T10:05:00Z', [A, B]);
+    await batch('2026-11-10T10:40:00Z', [A]);
+    await batch('2026-11-10T12:10:00Z', [C]);
+    await batch('2026-11-10T11:30:00Z', [A, B]);
+    await batch('2026-11-10T12:50:00Z', [B]);
+    await batch('2026-11-10T13:00:00Z', [A]);
+    const url = `/api/url/${link.id}/clicks`;
+    const hours = await series(url, 'from=2026-11-10&to=2026-11-10&interval=hour');
+    expect(nonZero(hours)).toEqual([
+      { date: '2026-11-10 10:00:00', clicks: 3, uniqueClicks: 2 },
+      { date: '2026-11-10 11:00:00', clicks: 2, uniqueClicks: 0 },
+      { date: '2026-11-10 12:00:00', clicks: 2, uniqueClicks: 1 },
+      { date: '2026-11-10 13:00:00', clicks: 1, uniqueClicks: 0 },
+    ]);
+    expect(await series(url, 'from=2026-11-10&to=2026-11-10')).toEqual([{ date: '2026-11-10', clicks: 8, uniqueClicks: 3 }]);
+    const detail = (await t.server.call('GET', `/api/url/${link.id}`, { key: t.key })).body.data;
+    expect(sums(hours)).toEqual({ clicks: detail.clicks, uniqueClicks: detail.uniqueClicks });
+  });
+});

@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
+import type { Insertable } from 'kysely';
 import type { ClickHoursTable, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../db/types.js';
+import type { OpenHour } from './open-hour.js';
 import { memoize } from '../lib/bounded-cache.js';
 import { normalizeIp } from '../lib/geo.js';
 import { FIELDS, KINDS, type VisitBatch } from './visit-columns.js';
@@ -148,15 +150,15 @@ const SUMMARIZED = new Set<string>(['country', 'browser', 'os', 'social']);
 /** A label's key in a summary's `labels` object (dimension names hold no colon). */
 export const labelKey = (dimension: string, label: string) => `${dimension}:${label}`;
 
-/** The target's increments of its click_summaries row: counters, and bounded-dimension labels as JSON. */
-export function summaryRow(target: TargetBatch, freshVisitors: number): ClickSummariesTable {
+/** The target's increments of its click_summaries row: counters, bounded-dimension labels as JSON, and its open hour. */
+export function summaryRow(target: TargetBatch, freshVisitors: number, open: OpenHour): Insertable<ClickSummariesTable> & OpenHour {
   const labels: Record<string, number> = {};
   const { byCode } = target.labels;
   for (const [code, count] of target.counts) {
     const { dimension, label } = byCode[code]!;
     if (SUMMARIZED.has(dimension)) labels[labelKey(dimension, label)] = count;
   }
-  return { target_kind: target.kind, target_id: target.id, clicks: target.clicks, uniques: freshVisitors, labels: JSON.stringify(labels) };
+  return { target_kind: target.kind, target_id: target.id, clicks: target.clicks, uniques: freshVisitors, labels: JSON.stringify(labels), ...open };
 }
 
 /** The target's referrer increments for click_stats, in lock order (by label). */

@@ -3,7 +3,8 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Db } from '../db/connect.js';
 import type { ClickDaysTable, TargetKind } from '../db/types.js';
-import { lockAgainst } from './store.js';
+import { isPostgres } from '../db/dialect.js';
+import { keyIn, lockAgainst, upsertHours } from './store.js';
 import { hourOf } from './visit-columns.js';
 
 /** Rows moved per transaction: short enough that the click writer never waits long for the lock. */
@@ -33,6 +34,7 @@ export const hourlyCutoff = (days: number, now = Date.now()) => hourOf(now) - da
  */
 export async function rollUpHours(db: Db, beforeHour: number, options: RollUpOptions = {}): Promise<number> {
   const { batch = BATCH, shouldStop = () => false } = options;
+  await closeOpenHours(db, beforeHour, batch, shouldStop);
   let after: Key | null = null;
   let moved = 0;
   while (!shouldStop()) {
@@ -45,6 +47,31 @@ export async function rollUpHours(db: Db, beforeHour: number, options: RollUpOpt
     await sleep(PAUSE_MS);
   }
   return moved;
+}
+
+/**
+ * Moves the open hours (kept in click_summaries until a later hour comes) older than `beforeHour` to
+ * click_hours, where the roll-up finds them: a link not visited since keeps no hour past the retention.
+ */
+async function closeOpenHours(db: Db, beforeHour: number, batch: number, shouldStop: () => boolean): Promise<void> {
+  let after: Key | null = null;
+  while (!shouldStop()) {
+    const moved = await db.transaction().execute(async (trx) => {
+      await lockAgainst(trx, 'deletes');
+      let query = trx.selectFrom('click_summaries').select(['target_kind', 'target_id', 'hour', 'hour_clicks', 'hour_uniques'])
+        .where('hour', '<', beforeHour).where('hour_clicks', '>', 0);
+      if (after) query = query.where(sql<boolean>`(target_kind, target_id) > (${after.target_kind}, ${after.target_id})`);
+      query = query.orderBy('target_kind').orderBy('target_id').limit(batch);
+      const rows = await (isPostgres(trx) ? query.forUpdate() : query).execute();
+      if (rows.length === 0) return rows;
+      await upsertHours(trx, rows.map(({ hour_clicks, hour_uniques, ...key }) => ({ ...key, clicks: hour_clicks, uniques: hour_uniques })));
+      await trx.updateTable('click_summaries').set({ hour_clicks: 0, hour_uniques: 0 }).where(keyIn(rows)).execute();
+      return rows;
+    });
+    if (moved.length < batch) break;
+    after = moved[moved.length - 1]!;
+    await sleep(PAUSE_MS);
+  }
 }
 
 const keyOf = (key: Key) => sql`(${key.target_kind}, ${key.target_id}, ${key.hour})`;

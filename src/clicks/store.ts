@@ -1,9 +1,10 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { isPostgres } from '../db/dialect.js';
 import type { ClickHoursTable, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../db/types.js';
 import { nowTimestamp } from '../lib/time.js';
+import type { OpenHour } from './open-hour.js';
 
 /** Where each kind of target lives. */
 const TARGETS = { link: 'links', qr: 'qr_codes' } as const;
@@ -73,8 +74,23 @@ export const MERGE_LABELS_SQLITE = `(select json_group_object(key, total) from (
 const MERGE_LABELS_POSTGRES = `(select coalesce(jsonb_object_agg(key, total), '{}'::jsonb)::text from (select key, sum(value::bigint) as total from
   (select * from jsonb_each_text(click_summaries.labels::jsonb) union all select * from jsonb_each_text(excluded.labels::jsonb)) e group by key) s)`;
 
-/** Adds the batch's counters and labels to the targets' summaries; one row per target. */
-export async function upsertSummaries(db: Db, rows: ClickSummariesTable[]): Promise<void> {
+/**
+ * The open hour of a summary after an upsert, the same SQL on both dialects: a later hour replaces it (the
+ * writer has moved the old one to click_hours), the same hour adds, an earlier one leaves it (the writer
+ * wrote that hour to click_hours itself).
+ */
+const later = 'excluded.hour > click_summaries.hour';
+const OPEN_HOUR_SET = {
+  hour: `case when ${later} then excluded.hour else click_summaries.hour end`,
+  hour_clicks: `case when ${later} then excluded.hour_clicks when excluded.hour = click_summaries.hour
+    then click_summaries.hour_clicks + excluded.hour_clicks else click_summaries.hour_clicks end`,
+  hour_uniques: `case when ${later} then excluded.hour_uniques when excluded.hour = click_summaries.hour
+    then click_summaries.hour_uniques + excluded.hour_uniques else click_summaries.hour_uniques end`,
+};
+export const OPEN_HOUR_SET_SQL = Object.entries(OPEN_HOUR_SET).map(([column, value]) => `${column} = ${value}`).join(', ');
+
+/** Adds the batch's counters, labels and open hours to the targets' summaries; one row per target. */
+export async function upsertSummaries(db: Db, rows: Insertable<ClickSummariesTable>[]): Promise<void> {
   const merge = sql.raw<string>(isPostgres(db) ? MERGE_LABELS_POSTGRES : MERGE_LABELS_SQLITE);
   await eachChunk(rows, async (chunk) => {
     await db.insertInto('click_summaries').values(chunk)
@@ -82,9 +98,35 @@ export async function upsertSummaries(db: Db, rows: ClickSummariesTable[]): Prom
         clicks: eb('click_summaries.clicks', '+', eb.ref('excluded.clicks')),
         uniques: eb('click_summaries.uniques', '+', eb.ref('excluded.uniques')),
         labels: merge,
+        hour: sql.raw<number>(OPEN_HOUR_SET.hour),
+        hour_clicks: sql.raw<number>(OPEN_HOUR_SET.hour_clicks),
+        hour_uniques: sql.raw<number>(OPEN_HOUR_SET.hour_uniques),
       })))
       .execute();
   });
+}
+
+type TargetKey = { target_kind: TargetKind; target_id: number };
+
+/** `(target_kind, target_id)` is one of the keys (a row-value IN list both dialects take). */
+export const keyIn = (keys: TargetKey[]) =>
+  sql<boolean>`(target_kind, target_id) in (values ${sql.join(keys.map((k) => sql`(${k.target_kind}, cast(${k.target_id} as integer))`))})`;
+
+/**
+ * The open hours stored in the targets' summaries, by `kind:id`. On PostgreSQL missing rows are created and
+ * all are locked first, so no other node's batch moves an open hour between this read and the upsert.
+ */
+export async function openHours(db: Db, keys: TargetKey[]): Promise<Map<string, OpenHour>> {
+  const found = new Map<string, OpenHour>();
+  await eachChunk(keys, async (chunk) => {
+    let query = db.selectFrom('click_summaries').select(['target_kind', 'target_id', 'hour', 'hour_clicks', 'hour_uniques']).where(keyIn(chunk));
+    if (isPostgres(db)) {
+      await db.insertInto('click_summaries').values(chunk.map((key) => ({ ...key, clicks: 0, uniques: 0, labels: '{}' }))).onConflict((oc) => oc.doNothing()).execute();
+      query = query.forUpdate();
+    }
+    for (const row of await query.execute()) found.set(`${row.target_kind}:${row.target_id}`, row);
+  });
+  return found;
 }
 
 /** Records visitor hashes; returns those that were new, as `kind:id:hash`. */

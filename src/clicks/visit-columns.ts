@@ -21,6 +21,8 @@ export interface Visit {
   ip: string;
   userAgent: string;
   referer: string;
+  /** When it was served (ms), if the caller read the clock already; else the recorder reads it. */
+  now?: number;
 }
 
 export const FIELDS = 3;

@@ -174,6 +174,10 @@ export interface ClickSummariesTable {
   clicks: number;
   uniques: number;
   labels: string;
+  /** The target's open hour (hours since 1970) and its counts, not yet in click_hours (src/db/migrations/0006). */
+  hour: Generated<number>;
+  hour_clicks: Generated<number>;
+  hour_uniques: Generated<number>;
 }
 
 /** Deleted links and QR codes, kept a day so clicks still queued for them are dropped. */

@@ -41,12 +41,22 @@ function add(into: Map<number, Bucket>, rows: Row[]): void {
   }
 }
 
+/**
+ * Hourly counts of one kind of target from `fromHour` to `toHour` (both included): the closed hours of
+ * click_hours and each summary's open hour, the latest one, not moved there yet (src/clicks/open-hour.ts).
+ */
+const hourCounts = (kind: TargetKind, ids: RawBuilder<unknown>, fromHour: number, toHour: number) => sql`(
+  select hour, clicks, uniques from click_hours
+    where target_kind = ${kind} and target_id in ${ids} and hour >= ${fromHour} and hour <= ${toHour}
+  union all select hour, hour_clicks, hour_uniques from click_summaries
+    where target_kind = ${kind} and target_id in ${ids} and hour >= ${fromHour} and hour <= ${toHour} and hour_clicks > 0) h`;
+
 /** The scope's clicks per UTC hour from `fromHour` to `toHour` (both included); hours without clicks are absent. */
 export async function hourSums(db: Db, scope: SeriesScope, fromHour: number, toHour: number): Promise<Map<number, Bucket>> {
   const sums = new Map<number, Bucket>();
   for (const { kind, ids } of idSets(scope)) {
-    const { rows } = await sql<Row>`select hour as bucket, sum(clicks) as clicks, sum(uniques) as uniques from click_hours
-      where target_kind = ${kind} and target_id in ${ids} and hour >= ${fromHour} and hour <= ${toHour} group by hour`.execute(db);
+    const { rows } = await sql<Row>`select hour as bucket, sum(clicks) as clicks, sum(uniques) as uniques
+      from ${hourCounts(kind, ids, fromHour, toHour)} group by hour`.execute(db);
     add(sums, rows);
   }
   return sums;
@@ -61,9 +71,8 @@ export async function daySums(db: Db, scope: SeriesScope, fromDay: number, toDay
   for (const { kind, ids } of idSets(scope)) {
     const days = await sql<Row>`select day as bucket, sum(clicks) as clicks, sum(uniques) as uniques from click_days
       where target_kind = ${kind} and target_id in ${ids} and day >= ${fromDay} and day <= ${toDay} group by day`.execute(db);
-    const hours = await sql<Row>`select hour / 24 as bucket, sum(clicks) as clicks, sum(uniques) as uniques from click_hours
-      where target_kind = ${kind} and target_id in ${ids} and hour >= ${fromDay * 24} and hour < ${(toDay + 1) * 24}
-      group by hour / 24`.execute(db);
+    const hours = await sql<Row>`select hour / 24 as bucket, sum(clicks) as clicks, sum(uniques) as uniques
+      from ${hourCounts(kind, ids, fromDay * 24, toDay * 24 + 23)} group by hour / 24`.execute(db);
     add(sums, days.rows);
     add(sums, hours.rows);
   }
