@@ -11,7 +11,7 @@ import { keyedOnly, type Builder } from './0001-initial.js';
  *
  * A target's latest hour is kept open in its click_summaries row (`hour`, `hour_clicks`, `hour_uniques`),
  * added to by the upsert that writes the row anyway, and moves to click_hours only when a later hour comes:
- * a link visited once per batch costs no second b-tree page per visit (docs/performance.md#series).
+ * a link visited once per batch costs no second b-tree page per visit (docs/performance.md#series-open-hour).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await bucketTable(db, 'click_hours', 'hour');
