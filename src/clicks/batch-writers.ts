@@ -3,7 +3,7 @@ import type { Db } from '../db/connect.js';
 import { BoundedCache } from '../lib/bounded-cache.js';
 import { formatTimestamp } from '../lib/time.js';
 import { freshByHour, referrerRows, summaryRow, sumOf, targetKey, uniqueRows, type TargetBatch } from './derive.js';
-import { settleHours, type OpenHour } from './open-hour.js';
+import { closedHours, splitHours } from './open-hour.js';
 import * as repo from './store.js';
 import { KINDS, type VisitBatch } from './visit-columns.js';
 
@@ -52,11 +52,10 @@ export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
       const targets = await withoutDeleted(trx, batched);
       const inserted = await repo.insertUniques(trx, targets.flatMap(uniqueRows));
       const fresh = targets.map((t) => freshByHour(t, (visitor) => inserted.has(`${targetKey(t.kind, t.id)}:${visitor}`)));
-      const stored = await repo.openHours(trx, targets.map((t) => ({ target_kind: t.kind, target_id: t.id })));
-      const hours = targets.map((t, i) => settleHours(t, fresh[i]!, stored.get(targetKey(t.kind, t.id))));
+      const hours = targets.map((t, i) => splitHours(t, fresh[i]!));
       await repo.upsertStats(trx, targets.flatMap(referrerRows));
-      await repo.upsertSummaries(trx, targets.map((t, i) => summaryRow(t, sumOf(fresh[i]!), hours[i]!.open)));
-      await repo.upsertHours(trx, hours.flatMap((h) => h.closed));
+      const open = await repo.upsertSummaries(trx, targets.map((t, i) => summaryRow(t, sumOf(fresh[i]!), hours[i]!.open)));
+      await repo.upsertHours(trx, targets.flatMap((t, i) => closedHours(hours[i]!, open.get(targetKey(t.kind, t.id))!)));
     });
   };
   return { write, close: async () => {} };
@@ -88,9 +87,7 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (targets: TargetBatc
     ON CONFLICT (target_kind, target_id, dimension, label) DO UPDATE SET count = count + excluded.count`);
   const summary = sqlite.prepare(`INSERT INTO click_summaries (target_kind, target_id, clicks, uniques, labels, hour, hour_clicks, hour_uniques)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (target_kind, target_id) DO UPDATE SET clicks = clicks + excluded.clicks,
-    uniques = uniques + excluded.uniques, labels = ${repo.MERGE_LABELS_SQLITE}, ${repo.OPEN_HOUR_SET_SQL}`);
-  // Read just before the upsert of the same row, whose page it brings in (src/clicks/open-hour.ts).
-  const openHour = sqlite.prepare('SELECT hour, hour_clicks, hour_uniques FROM click_summaries WHERE target_kind = ? AND target_id = ?');
+    uniques = uniques + excluded.uniques, labels = ${repo.MERGE_LABELS_SQLITE}, ${repo.OPEN_HOUR_SET_SQL} RETURNING hour`).pluck();
   const unique = sqlite.prepare('INSERT OR IGNORE INTO click_uniques (target_kind, target_id, visitor_hash) VALUES (?, ?, ?)');
   const hour = sqlite.prepare(`INSERT INTO click_hours (target_kind, target_id, hour, clicks, uniques) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (target_kind, target_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques`);
@@ -112,10 +109,10 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (targets: TargetBatc
     for (const target of targets) {
       if (deleted.get(target.kind, target.id) !== undefined) continue; // deleted since the visit
       const fresh = freshVisitors(target);
-      const { open, closed } = settleHours(target, fresh, openHour.get(target.kind, target.id) as OpenHour | undefined);
-      const s = summaryRow(target, sumOf(fresh), open);
-      summary.run(s.target_kind, s.target_id, s.clicks, s.uniques, s.labels, s.hour, s.hour_clicks, s.hour_uniques);
-      for (const h of closed) hour.run(h.target_kind, h.target_id, h.hour, h.clicks, h.uniques);
+      const split = splitHours(target, fresh);
+      const s = summaryRow(target, sumOf(fresh), split.open);
+      const openHour = summary.get(s.target_kind, s.target_id, s.clicks, s.uniques, s.labels, s.hour, s.hour_clicks, s.hour_uniques) as number;
+      for (const h of closedHours(split, openHour)) hour.run(h.target_kind, h.target_id, h.hour, h.clicks, h.uniques);
       for (const r of referrerRows(target)) stat.run(r.target_kind, r.target_id, r.dimension, r.label, r.count);
     }
   });

@@ -4,7 +4,6 @@ import type { Db } from '../db/connect.js';
 import { isPostgres } from '../db/dialect.js';
 import type { ClickHoursTable, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../db/types.js';
 import { nowTimestamp } from '../lib/time.js';
-import type { OpenHour } from './open-hour.js';
 
 /** Where each kind of target lives. */
 const TARGETS = { link: 'links', qr: 'qr_codes' } as const;
@@ -75,9 +74,9 @@ const MERGE_LABELS_POSTGRES = `(select coalesce(jsonb_object_agg(key, total), '{
   (select * from jsonb_each_text(click_summaries.labels::jsonb) union all select * from jsonb_each_text(excluded.labels::jsonb)) e group by key) s)`;
 
 /**
- * The open hour of a summary after an upsert, the same SQL on both dialects: a later hour replaces it (the
- * writer has moved the old one to click_hours), the same hour adds, an earlier one leaves it (the writer
- * wrote that hour to click_hours itself).
+ * The open hour of a summary after an upsert, the same SQL on both dialects: a later hour replaces it (a
+ * trigger moves the old one to click_hours, src/db/migrations/0006), the same hour adds, an earlier one
+ * leaves it (the writer, told the hour by RETURNING, writes that hour to click_hours itself).
  */
 const later = 'excluded.hour > click_summaries.hour';
 const OPEN_HOUR_SET = {
@@ -89,11 +88,15 @@ const OPEN_HOUR_SET = {
 };
 export const OPEN_HOUR_SET_SQL = Object.entries(OPEN_HOUR_SET).map(([column, value]) => `${column} = ${value}`).join(', ');
 
-/** Adds the batch's counters, labels and open hours to the targets' summaries; one row per target. */
-export async function upsertSummaries(db: Db, rows: Insertable<ClickSummariesTable>[]): Promise<void> {
+/**
+ * Adds the batch's counters, labels and open hours to the targets' summaries, one row per target; returns
+ * each one's open hour after the upsert (`kind:id` → hour).
+ */
+export async function upsertSummaries(db: Db, rows: Insertable<ClickSummariesTable>[]): Promise<Map<string, number>> {
   const merge = sql.raw<string>(isPostgres(db) ? MERGE_LABELS_POSTGRES : MERGE_LABELS_SQLITE);
+  const open = new Map<string, number>();
   await eachChunk(rows, async (chunk) => {
-    await db.insertInto('click_summaries').values(chunk)
+    const returned = await db.insertInto('click_summaries').values(chunk)
       .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet((eb) => ({
         clicks: eb('click_summaries.clicks', '+', eb.ref('excluded.clicks')),
         uniques: eb('click_summaries.uniques', '+', eb.ref('excluded.uniques')),
@@ -102,8 +105,10 @@ export async function upsertSummaries(db: Db, rows: Insertable<ClickSummariesTab
         hour_clicks: sql.raw<number>(OPEN_HOUR_SET.hour_clicks),
         hour_uniques: sql.raw<number>(OPEN_HOUR_SET.hour_uniques),
       })))
-      .execute();
+      .returning(['target_kind', 'target_id', 'hour']).execute();
+    for (const row of returned) open.set(`${row.target_kind}:${row.target_id}`, Number(row.hour));
   });
+  return open;
 }
 
 type TargetKey = { target_kind: TargetKind; target_id: number };
@@ -111,23 +116,6 @@ type TargetKey = { target_kind: TargetKind; target_id: number };
 /** `(target_kind, target_id)` is one of the keys (a row-value IN list both dialects take). */
 export const keyIn = (keys: TargetKey[]) =>
   sql<boolean>`(target_kind, target_id) in (values ${sql.join(keys.map((k) => sql`(${k.target_kind}, cast(${k.target_id} as integer))`))})`;
-
-/**
- * The open hours stored in the targets' summaries, by `kind:id`. On PostgreSQL missing rows are created and
- * all are locked first, so no other node's batch moves an open hour between this read and the upsert.
- */
-export async function openHours(db: Db, keys: TargetKey[]): Promise<Map<string, OpenHour>> {
-  const found = new Map<string, OpenHour>();
-  await eachChunk(keys, async (chunk) => {
-    let query = db.selectFrom('click_summaries').select(['target_kind', 'target_id', 'hour', 'hour_clicks', 'hour_uniques']).where(keyIn(chunk));
-    if (isPostgres(db)) {
-      await db.insertInto('click_summaries').values(chunk.map((key) => ({ ...key, clicks: 0, uniques: 0, labels: '{}' }))).onConflict((oc) => oc.doNothing()).execute();
-      query = query.forUpdate();
-    }
-    for (const row of await query.execute()) found.set(`${row.target_kind}:${row.target_id}`, row);
-  });
-  return found;
-}
 
 /** Records visitor hashes; returns those that were new, as `kind:id:hash`. */
 export async function insertUniques(db: Db, rows: ClickUniquesTable[]): Promise<Set<string>> {
