@@ -16,7 +16,7 @@ const FRAMEWORK: Record<string, () => AppError> = {
   FST_ERR_ASYNC_CONSTRAINT: () => fail('invalid_request', 'The request could not be routed.'),
 };
 
-interface AjvIssue {
+export interface AjvIssue {
   instancePath: string;
   keyword: string;
   message?: string;

@@ -55,6 +55,7 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: '/api/channel/:channelid/assign/:type/:itemid', params: { channelid: 'channel', type: 'itemType', itemid: 'item' } },
   ...crud('url', 'link', 'urls', linkBody, { ...linkBody, type: 'frame' }),
   { method: 'GET', path: '/api/url/:id', params: { id: 'link' } },
+  { method: 'POST', path: '/api/urls/bulk', params: {}, body: { urls: [linkBody, { url }] } },
   ...crud('pixel', 'pixel', 'pixels', { type: 'analyticspixel', name: 'P', tag: 'G-123' }, { name: 'P2', tag: 'G-456' }),
   ...crud('qr', 'qr', 'qr', { type: 'link', data: { url }, background: 'rgb(255,255,255)', foreground: 'rgb(0,0,0)', logo: '', name: 'Q' },
     { data: { url }, foreground: 'rgb(10,10,10)' }),

@@ -2,7 +2,9 @@ import type { AppContext } from '../../context.js';
 import { errorResponses, IdParam, ok, OkMessage } from '../../http/envelopes.js';
 import { accountOf, type App } from '../../http/types.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { LinkBody, LinkCreated, LinkDetail, LinkList, LinkListQuery, LinkUpdated } from './schema.js';
+import { bodyChecker } from '../../http/validation.js';
+import { addLinks } from './bulk.js';
+import { BulkBody, BulkCreated, LinkBody, LinkCreated, LinkDetail, LinkList, LinkListQuery, LinkUpdated, MAX_BULK, type LinkInput } from './schema.js';
 import { addLink, deleteLink, getLink, listLinks, updateLink } from './service.js';
 
 const tags = ['links'];
@@ -31,6 +33,26 @@ export function linkRoutes(app: App, ctx: AppContext): void {
   app.post('/url/add', {
     schema: { tags, summary: 'Shorten a long URL', description: WRITE_RULES, body: LinkBody, response: { 200: LinkCreated, ...errorResponses } },
   }, async (req) => ({ error: 0 as const, ...(await addLink(ctx, accountOf(req).userId, req.body)) }));
+
+  const checkLink = bodyChecker(LinkBody);
+  app.post('/urls/bulk', {
+    schema: {
+      tags,
+      summary: 'Shorten many long URLs in one call (extension)',
+      description: `\`{"urls":[…]}\` with 1 to ${MAX_BULK} items, each the body of \`POST /api/url/add\` under the same rules. ` +
+        'Answers `{"error":0,"data":[…]}` with one result per item in the order sent: `{"error":0,"id":…,"shorturl":…}` or ' +
+        '`{"error":1,"message":…,"code":…}`. A failed item fails alone; the call counts once against the rate limit.',
+      body: BulkBody,
+      response: { 200: BulkCreated, ...errorResponses },
+    },
+  }, async (req) => {
+    const parse = (item: unknown): LinkInput => {
+      const failure = checkLink(item);
+      if (failure) throw failure;
+      return item as LinkInput;
+    };
+    return { error: 0 as const, data: await addLinks(ctx, accountOf(req).userId, req.body.urls, parse) };
+  });
 
   app.put('/url/:id/update', {
     schema: {

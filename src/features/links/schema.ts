@@ -82,3 +82,17 @@ export const LinkDetail = Type.Object({
 
 export const LinkCreated = Type.Object({ error: Type.Literal(0), id: Type.Integer(), shorturl: Type.String() });
 export const LinkUpdated = Type.Object({ error: Type.Literal(0), id: Type.Integer(), short: Type.String({ description: 'The short URL' }) });
+
+export const MAX_BULK = 1000;
+export const BulkBody = Type.Object({
+  urls: Type.Array(Type.Unknown({ description: 'The body of `POST /api/url/add`' }), {
+    minItems: 1, maxItems: MAX_BULK, description: `1 to ${MAX_BULK} links, each the body of \`POST /api/url/add\``,
+  }),
+});
+const BulkFailure = Type.Object({ error: Type.Literal(1), message: Type.String(), code: Type.String() });
+export const BulkCreated = Type.Object({
+  error: Type.Literal(0),
+  data: Type.Array(Type.Union([Type.Object({ error: Type.Literal(0), id: Type.Integer(), shorturl: Type.String() }), BulkFailure]), {
+    description: 'One result per item, in the order sent',
+  }),
+});
