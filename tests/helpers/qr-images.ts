@@ -21,9 +21,17 @@ export async function fetchImage(server: TestServer, path: string, method = 'GET
 
 /** Reads the QR payload out of an image the way a phone would: from its pixels. */
 export async function decodeImage(image: Buffer): Promise<string | null> {
-  const { data, info } = await sharp(image).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const code = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
-  return code?.data ?? null;
+  const found = await decodeRaw(sharp(image));
+  if (found !== null) return found;
+  // jsQR's local thresholds can lose the finder patterns of a very large image beside a noisy logo; a
+  // camera sees a printed code at a few hundred pixels, so a large image is also read scaled down to 512.
+  const { width = 0 } = await sharp(image).metadata();
+  return width > 1000 ? decodeRaw(sharp(image).resize(512)) : null;
+}
+
+async function decodeRaw(image: sharp.Sharp): Promise<string | null> {
+  const { data, info } = await image.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height)?.data ?? null;
 }
 
 /** Rasterizes an SVG with sharp, then decodes it. */
