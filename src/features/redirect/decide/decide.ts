@@ -8,7 +8,7 @@ import { target, type Visitor } from './targeting.js';
 
 /** What to answer a visit. `count` says whether it is a served human visit (the caller records it). */
 export type Decision =
-  | { kind: 'redirect'; status: 302 | 303; location: string; count: boolean; setCookie?: string }
+  | { kind: 'redirect'; status: 302; location: string; count: boolean }
   | { kind: 'page'; status: number; page: RenderedPage; count: boolean; retryAfter?: number; setCookie?: string };
 
 export interface Visit extends Visitor {

@@ -13,11 +13,7 @@ const PAGE_CACHE = 'no-store';
  * the Fastify routes send them through the reply. A page gets its own CSP, nosniff and a referrer policy.
  */
 export function decisionHeaders(decision: Decision): OutgoingHttpHeaders {
-  if (decision.kind === 'redirect') {
-    return decision.setCookie
-      ? { location: decision.location, 'cache-control': REDIRECT_CACHE, 'set-cookie': decision.setCookie, 'content-length': 0 }
-      : { location: decision.location, 'cache-control': REDIRECT_CACHE, 'content-length': 0 };
-  }
+  if (decision.kind === 'redirect') return { location: decision.location, 'cache-control': REDIRECT_CACHE, 'content-length': 0 };
   const headers: OutgoingHttpHeaders = {
     ...PAGE_HEADERS, 'content-security-policy': decision.page.csp, 'cache-control': PAGE_CACHE,
     'content-length': Buffer.byteLength(decision.page.html),
