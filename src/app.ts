@@ -14,6 +14,7 @@ import { linkRoutes } from './features/links/routes.js';
 import { customPageRoutes } from './features/custom-pages/routes.js';
 import { pixelRoutes } from './features/pixels/routes.js';
 import { qrRoutes } from './features/qr/routes.js';
+import { seriesRoutes } from './features/stats/series-routes.js';
 import { campaignPublicRoutes } from './features/campaigns/public-routes.js';
 import { qrPublicRoutes } from './features/qr/public-routes.js';
 import { leanFront } from './features/redirect/serve/front.js';
@@ -28,7 +29,7 @@ import { validatorCompiler } from './http/validation.js';
 import { checkReadiness } from './lib/readiness.js';
 import { RedisRateLimitStore } from './http/redis-rate-limit.js';
 
-const API_FEATURES = [accountRoutes, domainRoutes, customPageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes];
+const API_FEATURES = [accountRoutes, domainRoutes, customPageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes, seriesRoutes];
 
 export interface AppOptions {
   rateLimitStore?: RateLimitStore;

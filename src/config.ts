@@ -18,6 +18,8 @@ const EnvSchema = Type.Object({
   DOMAIN_DNS_TARGETS: Type.String({ default: '' }),
   CLICK_FLUSH_MS: Type.Integer({ minimum: 10, default: 1000 }),
   CLICK_BATCH_MAX: Type.Integer({ minimum: 1, default: 20_000 }),
+  /** Days of hourly click buckets kept; older hours are rolled up into days in the background. */
+  SERIES_HOURLY_DAYS: Type.Integer({ minimum: 1, maximum: 3660, default: 90 }),
   LINK_CACHE_SIZE: Type.Integer({ minimum: 0, default: 100_000 }),
   LINK_CACHE_TTL_S: Type.Optional(Type.Integer({ minimum: 0 })),
   SECRET: Type.Optional(Type.String({ minLength: 16 })),

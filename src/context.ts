@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { connect, type Db, type DbHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ClickRecorder } from './clicks/recorder.js';
+import { scheduleRollUp } from './clicks/retention.js';
 import { LocalInvalidation, type Invalidation } from './lib/invalidation.js';
 import { closeRedis, connectRedis } from './lib/redis.js';
 import { RedisInvalidation } from './lib/redis-invalidation.js';
@@ -72,6 +73,7 @@ export async function createContext(config: Config, log: Logger = createLogger(c
   };
   ctx.onClose(() => ctx.invalidation.close());
   ctx.onClose(() => ctx.clicks.close()); // runs before the database closes
+  ctx.onClose(scheduleRollUp(ctx.db, config.SERIES_HOURLY_DAYS, log));
   return ctx;
 }
 

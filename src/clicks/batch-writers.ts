@@ -2,7 +2,8 @@ import type SQLite from 'better-sqlite3';
 import type { Db } from '../db/connect.js';
 import { BoundedCache } from '../lib/bounded-cache.js';
 import { formatTimestamp } from '../lib/time.js';
-import { referrerRows, summaryRow, targetKey, uniqueRows, type TargetBatch } from './derive.js';
+import { freshByHour, referrerRows, summaryRow, sumOf, targetKey, uniqueRows, type TargetBatch } from './derive.js';
+import { closedHours, splitHours } from './open-hour.js';
 import * as repo from './store.js';
 import { KINDS, type VisitBatch } from './visit-columns.js';
 
@@ -49,9 +50,12 @@ export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
     await db.transaction().execute(async (trx) => {
       await repo.lockAgainst(trx, 'deletes');
       const targets = await withoutDeleted(trx, batched);
-      const fresh = await repo.insertUniques(trx, targets.flatMap(uniqueRows));
+      const inserted = await repo.insertUniques(trx, targets.flatMap(uniqueRows));
+      const fresh = targets.map((t) => freshByHour(t, (visitor) => inserted.has(`${targetKey(t.kind, t.id)}:${visitor}`)));
+      const hours = targets.map((t, i) => splitHours(t, fresh[i]!));
       await repo.upsertStats(trx, targets.flatMap(referrerRows));
-      await repo.upsertSummaries(trx, targets.map((t) => summaryRow(t, fresh.get(targetKey(t.kind, t.id)) ?? 0)));
+      const open = await repo.upsertSummaries(trx, targets.map((t, i) => summaryRow(t, sumOf(fresh[i]!), hours[i]!.open)));
+      await repo.upsertHours(trx, targets.flatMap((t, i) => closedHours(hours[i]!, open.get(targetKey(t.kind, t.id))!)));
     });
   };
   return { write, close: async () => {} };
@@ -81,33 +85,34 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (targets: TargetBatc
   const pruneDue = pruneSchedule();
   const stat = sqlite.prepare(`INSERT INTO click_stats (target_kind, target_id, dimension, label, count) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (target_kind, target_id, dimension, label) DO UPDATE SET count = count + excluded.count`);
-  const summary = sqlite.prepare(`INSERT INTO click_summaries (target_kind, target_id, clicks, uniques, labels) VALUES (?, ?, ?, ?, ?)
-    ON CONFLICT (target_kind, target_id) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques,
-    labels = ${repo.MERGE_LABELS_SQLITE}`);
+  const summary = sqlite.prepare(`INSERT INTO click_summaries (target_kind, target_id, clicks, uniques, labels, hour, hour_clicks, hour_uniques)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (target_kind, target_id) DO UPDATE SET clicks = clicks + excluded.clicks,
+    uniques = uniques + excluded.uniques, labels = ${repo.MERGE_LABELS_SQLITE}, ${repo.OPEN_HOUR_SET_SQL} RETURNING hour`).pluck();
   const unique = sqlite.prepare('INSERT OR IGNORE INTO click_uniques (target_kind, target_id, visitor_hash) VALUES (?, ?, ?)');
+  const hour = sqlite.prepare(`INSERT INTO click_hours (target_kind, target_id, hour, clicks, uniques) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (target_kind, target_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques`);
   // Visitors this writer has committed recently: most clicks are repeat visits, and a pair known to be
   // stored needs no insert. Filled only after a commit, so a rolled-back batch leaves nothing behind.
   const known = new BoundedCache<string, true>(KNOWN_VISITORS);
   let committed: string[] = [];
 
-  const freshVisitors = (target: TargetBatch) => {
-    let fresh = 0;
-    for (const visitor of target.visitors) {
-      const pair = `${target.kind}:${target.id}:${visitor}`;
-      if (known.get(pair)) continue;
-      committed.push(pair);
-      fresh += unique.run(target.kind, target.id, visitor).changes;
-    }
-    return fresh;
-  };
+  const freshVisitors = (target: TargetBatch) => freshByHour(target, (visitor) => {
+    const pair = `${target.kind}:${target.id}:${visitor}`;
+    if (known.get(pair)) return false;
+    committed.push(pair);
+    return unique.run(target.kind, target.id, visitor).changes > 0;
+  });
   const write = sqlite.transaction((targets: TargetBatch[]) => {
     committed = [];
     const before = pruneDue();
     if (before) prune.run(before);
     for (const target of targets) {
       if (deleted.get(target.kind, target.id) !== undefined) continue; // deleted since the visit
-      const s = summaryRow(target, freshVisitors(target));
-      summary.run(s.target_kind, s.target_id, s.clicks, s.uniques, s.labels);
+      const fresh = freshVisitors(target);
+      const split = splitHours(target, fresh);
+      const s = summaryRow(target, sumOf(fresh), split.open);
+      const openHour = summary.get(s.target_kind, s.target_id, s.clicks, s.uniques, s.labels, s.hour, s.hour_clicks, s.hour_uniques) as number;
+      for (const h of closedHours(split, openHour)) hour.run(h.target_kind, h.target_id, h.hour, h.clicks, h.uniques);
       for (const r of referrerRows(target)) stat.run(r.target_kind, r.target_id, r.dimension, r.label, r.count);
     }
   });

@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
-import type { ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../db/types.js';
+import type { Insertable } from 'kysely';
+import type { ClickHoursTable, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../db/types.js';
+import type { OpenHour } from './open-hour.js';
 import { memoize } from '../lib/bounded-cache.js';
 import { normalizeIp } from '../lib/geo.js';
 import { FIELDS, KINDS, type VisitBatch } from './visit-columns.js';
@@ -9,7 +11,7 @@ import { countryOf, describeAgent, referrerHost, socialNetwork, UNKNOWN } from '
 export const DIMENSIONS = ['country', 'referrer', 'browser', 'os', 'social'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
-/** One target's share of a batch: its click count, label counts and distinct visitor hashes. */
+/** One target's share of a batch: its click count, label counts, clicks per hour and distinct visitor hashes. */
 export interface TargetBatch {
   kind: TargetKind;
   id: number;
@@ -17,7 +19,10 @@ export interface TargetBatch {
   /** Label code → visits; codes index the batch's `labels`, shared by its targets. */
   counts: Map<number, number>;
   labels: BatchLabels;
-  visitors: Set<string>;
+  /** UTC hour → clicks (a batch is about a second of visits: one hour, at times two). */
+  hours: Map<number, number>;
+  /** Visitor hash → the hour of its first visit in the batch, where it counts as unique if new. */
+  visitors: Map<string, number>;
 }
 
 export interface Label {
@@ -51,7 +56,7 @@ interface ReferrerCodes {
 export function clickAggregator(secret: string): (batch: VisitBatch) => TargetBatch[] {
   // Salted so a stored hash cannot be reversed by hashing every address; no raw IP is kept.
   const hashOf = memoize((visitor) => createHmac('sha256', secret).update(visitor).digest('hex').slice(0, 32), 10_000, 1_024);
-  return ({ kinds, ids, fields, strings }) => {
+  return ({ kinds, ids, hours, fields, strings }) => {
     const table = new LabelTable();
     const agents: AgentCodes[] = [];
     const countries: number[] = [];
@@ -71,7 +76,9 @@ export function clickAggregator(secret: string): (batch: VisitBatch) => TargetBa
       if (visitor === undefined) visitors.set(pair, (visitor = hashOf(`${normalizeIp(strings[ip]!)}\n${strings[ua]}`)));
       const target = targetOf(targets, kinds[i]!, ids[i]!, table);
       target.clicks += 1;
-      target.visitors.add(visitor);
+      const hour = hours[i]!;
+      if (!target.visitors.has(visitor)) target.visitors.set(visitor, hour);
+      bump(target.hours, hour);
       const { counts } = target;
       bump(counts, country);
       bump(counts, agent.browser);
@@ -129,7 +136,7 @@ function parseReferrer(table: LabelTable, referer: string): ReferrerCodes {
 function targetOf(targets: Map<number, TargetBatch>, kind: number, id: number, labels: BatchLabels): TargetBatch {
   const key = id * KINDS.length + kind;
   let target = targets.get(key);
-  if (!target) targets.set(key, (target = { kind: KINDS[kind]!, id, clicks: 0, counts: new Map(), labels, visitors: new Set() }));
+  if (!target) targets.set(key, (target = { kind: KINDS[kind]!, id, clicks: 0, counts: new Map(), labels, hours: new Map(), visitors: new Map() }));
   return target;
 }
 
@@ -143,15 +150,15 @@ const SUMMARIZED = new Set<string>(['country', 'browser', 'os', 'social']);
 /** A label's key in a summary's `labels` object (dimension names hold no colon). */
 export const labelKey = (dimension: string, label: string) => `${dimension}:${label}`;
 
-/** The target's increments of its click_summaries row: counters, and bounded-dimension labels as JSON. */
-export function summaryRow(target: TargetBatch, freshVisitors: number): ClickSummariesTable {
+/** The target's increments of its click_summaries row: counters, bounded-dimension labels as JSON, and its open hour. */
+export function summaryRow(target: TargetBatch, freshVisitors: number, open: OpenHour): Insertable<ClickSummariesTable> & OpenHour {
   const labels: Record<string, number> = {};
   const { byCode } = target.labels;
   for (const [code, count] of target.counts) {
     const { dimension, label } = byCode[code]!;
     if (SUMMARIZED.has(dimension)) labels[labelKey(dimension, label)] = count;
   }
-  return { target_kind: target.kind, target_id: target.id, clicks: target.clicks, uniques: freshVisitors, labels: JSON.stringify(labels) };
+  return { target_kind: target.kind, target_id: target.id, clicks: target.clicks, uniques: freshVisitors, labels: JSON.stringify(labels), ...open };
 }
 
 /** The target's referrer increments for click_stats, in lock order (by label). */
@@ -168,5 +175,25 @@ export function referrerRows(target: TargetBatch): ClickStatsTable[] {
 
 /** The target's visitor pairs, sorted (lock order again). */
 export function uniqueRows(target: TargetBatch): ClickUniquesTable[] {
-  return [...target.visitors].sort().map((visitor_hash) => ({ target_kind: target.kind, target_id: target.id, visitor_hash }));
+  return [...target.visitors.keys()].sort().map((visitor_hash) => ({ target_kind: target.kind, target_id: target.id, visitor_hash }));
 }
+
+/** Counts the target's visitors that `isNew` (which records them) finds new, per hour of first visit. */
+export function freshByHour(target: TargetBatch, isNew: (visitor: string) => boolean): Map<number, number> {
+  const fresh = new Map<number, number>();
+  for (const [visitor, hour] of target.visitors) if (isNew(visitor)) bump(fresh, hour);
+  return fresh;
+}
+
+/** The target's click_hours increments, by hour (lock order). */
+export function hourRows(target: TargetBatch, fresh: Map<number, number>): ClickHoursTable[] {
+  const { kind: target_kind, id: target_id } = target;
+  return [...target.hours].sort((a, b) => a[0] - b[0])
+    .map(([hour, clicks]) => ({ target_kind, target_id, hour, clicks, uniques: fresh.get(hour) ?? 0 }));
+}
+
+export const sumOf = (counts: Map<number, number>) => {
+  let total = 0;
+  for (const n of counts.values()) total += n;
+  return total;
+};

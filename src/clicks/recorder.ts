@@ -6,7 +6,7 @@ import { kyselyBatchWriter, type BatchWriter } from './batch-writers.js';
 import { clickAggregator } from './derive.js';
 import { threadBatchWriter } from './click-writer-client.js';
 import { loadGeoDatabase } from '../lib/geo.js';
-import { batchLength, VisitBuffer, type Visit, type VisitBatch } from './visit-columns.js';
+import { batchLength, hourOf, VisitBuffer, type Visit, type VisitBatch } from './visit-columns.js';
 
 export interface ClickRecorderOptions {
   db: Db;
@@ -65,13 +65,14 @@ export class ClickRecorder {
     return this.sealed + this.filling.length;
   }
 
-  /** Hot path: append to columns and return. Parsing happens at flush time, off the request. */
+  /** Hot path: append to columns and return. Parsing happens at flush time, off the request; the hour is
+   *  taken here (from the request's own `now` when it has one), as a batch may straddle an hour. */
   record(kind: TargetKind, id: number, visit: Visit): void {
     if (this.pending >= this.maxPending) {
       this.dropped += 1;
       return;
     }
-    this.filling.append(kind, id, visit);
+    this.filling.append(kind, id, visit, hourOf(visit.now ?? Date.now()));
     if (this.filling.length < this.options.batchMax) return;
     this.push(this.filling.seal());
     if (!this.running && !this.kicked) {

@@ -1,8 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { isPostgres } from '../db/dialect.js';
-import type { ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../db/types.js';
+import type { ClickHoursTable, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../db/types.js';
 import { nowTimestamp } from '../lib/time.js';
 
 /** Where each kind of target lives. */
@@ -73,34 +73,73 @@ export const MERGE_LABELS_SQLITE = `(select json_group_object(key, total) from (
 const MERGE_LABELS_POSTGRES = `(select coalesce(jsonb_object_agg(key, total), '{}'::jsonb)::text from (select key, sum(value::bigint) as total from
   (select * from jsonb_each_text(click_summaries.labels::jsonb) union all select * from jsonb_each_text(excluded.labels::jsonb)) e group by key) s)`;
 
-/** Adds the batch's counters and labels to the targets' summaries; one row per target. */
-export async function upsertSummaries(db: Db, rows: ClickSummariesTable[]): Promise<void> {
+/**
+ * The open hour of a summary after an upsert, the same SQL on both dialects: a later hour replaces it (a
+ * trigger moves the old one to click_hours, src/db/migrations/0006), the same hour adds, an earlier one
+ * leaves it (the writer, told the hour by RETURNING, writes that hour to click_hours itself).
+ */
+const later = 'excluded.hour > click_summaries.hour';
+const OPEN_HOUR_SET = {
+  hour: `case when ${later} then excluded.hour else click_summaries.hour end`,
+  hour_clicks: `case when ${later} then excluded.hour_clicks when excluded.hour = click_summaries.hour
+    then click_summaries.hour_clicks + excluded.hour_clicks else click_summaries.hour_clicks end`,
+  hour_uniques: `case when ${later} then excluded.hour_uniques when excluded.hour = click_summaries.hour
+    then click_summaries.hour_uniques + excluded.hour_uniques else click_summaries.hour_uniques end`,
+};
+export const OPEN_HOUR_SET_SQL = Object.entries(OPEN_HOUR_SET).map(([column, value]) => `${column} = ${value}`).join(', ');
+
+/**
+ * Adds the batch's counters, labels and open hours to the targets' summaries, one row per target; returns
+ * each one's open hour after the upsert (`kind:id` → hour).
+ */
+export async function upsertSummaries(db: Db, rows: Insertable<ClickSummariesTable>[]): Promise<Map<string, number>> {
   const merge = sql.raw<string>(isPostgres(db) ? MERGE_LABELS_POSTGRES : MERGE_LABELS_SQLITE);
+  const open = new Map<string, number>();
   await eachChunk(rows, async (chunk) => {
-    await db.insertInto('click_summaries').values(chunk)
+    const returned = await db.insertInto('click_summaries').values(chunk)
       .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet((eb) => ({
         clicks: eb('click_summaries.clicks', '+', eb.ref('excluded.clicks')),
         uniques: eb('click_summaries.uniques', '+', eb.ref('excluded.uniques')),
         labels: merge,
+        hour: sql.raw<number>(OPEN_HOUR_SET.hour),
+        hour_clicks: sql.raw<number>(OPEN_HOUR_SET.hour_clicks),
+        hour_uniques: sql.raw<number>(OPEN_HOUR_SET.hour_uniques),
       })))
-      .execute();
+      .returning(['target_kind', 'target_id', 'hour']).execute();
+    for (const row of returned) open.set(`${row.target_kind}:${row.target_id}`, Number(row.hour));
   });
+  return open;
 }
 
-/** Records visitor hashes; returns how many were new per target (`kind:id` → count). */
-export async function insertUniques(db: Db, rows: ClickUniquesTable[]): Promise<Map<string, number>> {
-  const fresh = new Map<string, number>();
+type TargetKey = { target_kind: TargetKind; target_id: number };
+
+/** `(target_kind, target_id)` is one of the keys (a row-value IN list both dialects take). */
+export const keyIn = (keys: TargetKey[]) =>
+  sql<boolean>`(target_kind, target_id) in (values ${sql.join(keys.map((k) => sql`(${k.target_kind}, cast(${k.target_id} as integer))`))})`;
+
+/** Records visitor hashes; returns those that were new, as `kind:id:hash`. */
+export async function insertUniques(db: Db, rows: ClickUniquesTable[]): Promise<Set<string>> {
+  const fresh = new Set<string>();
   await eachChunk(rows, async (chunk) => {
     // Both dialects return only the rows actually inserted when the conflict is ignored.
     const inserted = await db.insertInto('click_uniques').values(chunk)
       .onConflict((oc) => oc.doNothing())
-      .returning(['target_kind', 'target_id']).execute();
-    for (const row of inserted) {
-      const key = `${row.target_kind}:${row.target_id}`;
-      fresh.set(key, (fresh.get(key) ?? 0) + 1);
-    }
+      .returning(['target_kind', 'target_id', 'visitor_hash']).execute();
+    for (const row of inserted) fresh.add(`${row.target_kind}:${row.target_id}:${row.visitor_hash}`);
   });
   return fresh;
+}
+
+/** Adds the batch's clicks and new visitors to the targets' hourly buckets. */
+export async function upsertHours(db: Db, rows: ClickHoursTable[]): Promise<void> {
+  await eachChunk(rows, async (chunk) => {
+    await db.insertInto('click_hours').values(chunk)
+      .onConflict((oc) => oc.columns(['target_kind', 'target_id', 'hour']).doUpdateSet((eb) => ({
+        clicks: eb('click_hours.clicks', '+', eb.ref('excluded.clicks')),
+        uniques: eb('click_hours.uniques', '+', eb.ref('excluded.uniques')),
+      })))
+      .execute();
+  });
 }
 
 /** A target's click count (0 when none) as a correlated subquery, for lists that show or sort by it. */
@@ -127,7 +166,7 @@ export async function forgetTargets(db: Db, kind: TargetKind, ids: number[]): Pr
     const chunk = ids.slice(i, i + MAX_VARIABLES);
     await db.insertInto('deleted_targets').values(chunk.map((target_id) => ({ target_kind: kind, target_id, deleted_at })))
       .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet({ deleted_at })).execute();
-    for (const table of ['click_stats', 'click_summaries', 'click_uniques'] as const) {
+    for (const table of ['click_stats', 'click_summaries', 'click_uniques', 'click_hours', 'click_days'] as const) {
       await db.deleteFrom(table).where('target_kind', '=', kind).where('target_id', 'in', chunk).execute();
     }
   }

@@ -9,6 +9,8 @@ import type { TargetKind } from '../db/types.js';
 export interface VisitBatch {
   kinds: Uint8Array;
   ids: Float64Array;
+  /** Per visit: the UTC hour it was served in (hours since 1970), for the click series. */
+  hours: Uint32Array;
   /** Per visit: indexes into `strings` of its ip, user agent and referer. */
   fields: Uint32Array;
   strings: string[];
@@ -19,6 +21,8 @@ export interface Visit {
   ip: string;
   userAgent: string;
   referer: string;
+  /** When it was served (ms), if the caller read the clock already; else the recorder reads it. */
+  now?: number;
 }
 
 export const FIELDS = 3;
@@ -29,16 +33,18 @@ const INITIAL = 1_024;
 export class VisitBuffer {
   private kinds = new Uint8Array(INITIAL);
   private ids = new Float64Array(INITIAL);
+  private hours = new Uint32Array(INITIAL);
   private fields = new Uint32Array(INITIAL * FIELDS);
   private strings: string[] = [];
   private index = new Map<string, number>();
   length = 0;
 
-  append(kind: TargetKind, id: number, visit: Visit): void {
+  append(kind: TargetKind, id: number, visit: Visit, hour: number): void {
     if (this.length === this.kinds.length) this.grow();
     const at = this.length++;
     this.kinds[at] = kind === 'qr' ? 1 : 0;
     this.ids[at] = id;
+    this.hours[at] = hour;
     this.fields[at * FIELDS] = this.intern(visit.ip);
     this.fields[at * FIELDS + 1] = this.intern(visit.userAgent);
     this.fields[at * FIELDS + 2] = this.intern(visit.referer);
@@ -47,7 +53,7 @@ export class VisitBuffer {
   /** The visits so far as a batch of their own; the buffer starts over empty. */
   seal(): VisitBatch {
     const n = this.length;
-    const batch = { kinds: this.kinds.slice(0, n), ids: this.ids.slice(0, n), fields: this.fields.slice(0, n * FIELDS), strings: this.strings };
+    const batch = { kinds: this.kinds.slice(0, n), ids: this.ids.slice(0, n), hours: this.hours.slice(0, n), fields: this.fields.slice(0, n * FIELDS), strings: this.strings };
     this.strings = [];
     this.index = new Map();
     this.length = 0;
@@ -66,10 +72,17 @@ export class VisitBuffer {
     kinds.set(this.kinds);
     const ids = new Float64Array(size);
     ids.set(this.ids);
+    const hours = new Uint32Array(size);
+    hours.set(this.hours);
     const fields = new Uint32Array(size * FIELDS);
     fields.set(this.fields);
-    [this.kinds, this.ids, this.fields] = [kinds, ids, fields];
+    [this.kinds, this.ids, this.hours, this.fields] = [kinds, ids, hours, fields];
   }
 }
 
 export const batchLength = (batch: VisitBatch) => batch.kinds.length;
+
+export const HOUR_MS = 3_600_000;
+
+/** The UTC hour of a moment, in hours since 1970: the key of the click series' hourly buckets. */
+export const hourOf = (ms: number) => Math.floor(ms / HOUR_MS);

@@ -6,6 +6,7 @@ import * as countersInClickStats from './migrations/0002-counters-in-click-stats
 import * as clickSummaries from './migrations/0003-click-summaries.js';
 import * as overlayEmail from './migrations/0004-overlay-email.js';
 import * as canonicalDomainHosts from './migrations/0005-canonical-domain-hosts.js';
+import * as clickSeries from './migrations/0006-click-series.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0003-click-summaries': clickSummaries,
   '0004-overlay-email': overlayEmail,
   '0005-canonical-domain-hosts': canonicalDomainHosts,
+  '0006-click-series': clickSeries,
 };
 
 /** Every migration's name, in order. */

@@ -174,6 +174,10 @@ export interface ClickSummariesTable {
   clicks: number;
   uniques: number;
   labels: string;
+  /** The target's open hour (hours since 1970) and its counts, not yet in click_hours (src/db/migrations/0006). */
+  hour: Generated<number>;
+  hour_clicks: Generated<number>;
+  hour_uniques: Generated<number>;
 }
 
 /** Deleted links and QR codes, kept a day so clicks still queued for them are dropped. */
@@ -187,6 +191,23 @@ export interface ClickUniquesTable {
   target_kind: TargetKind;
   target_id: number;
   visitor_hash: string;
+}
+
+/** Clicks of a target in one UTC hour (hours since 1970) or, once rolled up, one UTC day (src/db/migrations/0006). */
+export interface ClickHoursTable {
+  target_kind: TargetKind;
+  target_id: number;
+  hour: number;
+  clicks: number;
+  uniques: number;
+}
+
+export interface ClickDaysTable {
+  target_kind: TargetKind;
+  target_id: number;
+  day: number;
+  clicks: number;
+  uniques: number;
 }
 
 export interface Database {
@@ -207,6 +228,8 @@ export interface Database {
   click_summaries: ClickSummariesTable;
   click_uniques: ClickUniquesTable;
   deleted_targets: DeletedTargetsTable;
+  click_hours: ClickHoursTable;
+  click_days: ClickDaysTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -109,6 +109,14 @@ export const ERRORS = catalogue({
   overlay_type_invalid: { status: 400, message: 'The overlay type must be message or contact.', about: 'Not an overlay type.' },
   overlay_email_invalid: { status: 400, message: 'email must be an e-mail address such as team@example.com (or "" for none).', about: 'Not an e-mail address.' },
 
+  // Click series.
+  series_range_invalid: { status: 400, message: (from: string, to: string) => `from (${from}) is after to (${to}).`, about: 'A series range ends before it starts.' },
+  series_range_too_large: {
+    status: 400,
+    message: (limit: string) => `The range is too large: ${limit}. Ask for a shorter range or a longer interval.`,
+    about: 'A series range holds more buckets than allowed (hourly: 31 days; other intervals: 3660 buckets).',
+  },
+
   // QR codes.
   qr_data_too_long: { status: 400, message: 'The data is too long to fit in a QR code: keep it under about 1,200 bytes.', about: 'The content does not fit in a QR code.' },
   qr_color_invalid: { status: 400, message: (field: string) => `The field "${field}" must be a color written rgb(R,G,B) with each value from 0 to 255.`, about: 'Not an rgb(R,G,B) color.' },

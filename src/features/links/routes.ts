@@ -4,7 +4,7 @@ import { accountOf, type App } from '../../http/types.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { bodyChecker } from '../../http/validation.js';
 import { addLinks } from './bulk.js';
-import { BulkBody, BulkCreated, LinkBody, LinkCreated, LinkDetail, LinkList, LinkListQuery, LinkUpdated, MAX_BULK, type LinkInput } from './schema.js';
+import { BulkBody, BulkCreated, LinkBody, LinkCreated, LinkDetail, LinkDetailQuery, LinkList, LinkListQuery, LinkUpdated, MAX_BULK, type LinkInput } from './schema.js';
 import { addLink, deleteLink, getLink, listLinks, updateLink } from './service.js';
 
 const tags = ['links'];
@@ -27,8 +27,18 @@ export function linkRoutes(app: App, ctx: AppContext): void {
   }, async (req) => listEnvelope('urls', await listLinks(ctx, accountOf(req).userId, req.query)));
 
   app.get('/url/:id', {
-    schema: { tags, summary: 'One short link with its statistics', params: IdParam, response: { 200: LinkDetail, ...errorResponses } },
-  }, async (req) => getLink(ctx, accountOf(req).userId, req.params.id));
+    schema: {
+      tags,
+      summary: 'One short link with its statistics',
+      description: 'Extension: with `from` and/or `to` (`YYYY-MM-DD`, UTC, both included; default the first and the last day), `clicks` and ' +
+        '`uniqueClicks` count that range only, summed from the link\'s click series (see GET /api/url/{id}/clicks: clicks before the series ' +
+        'existed are not in it). The label maps (countries, referrers, browsers, OSes, social networks) are kept as running totals, not per ' +
+        'day, so they always cover all time.',
+      params: IdParam,
+      querystring: LinkDetailQuery,
+      response: { 200: LinkDetail, ...errorResponses },
+    },
+  }, async (req) => getLink(ctx, accountOf(req).userId, req.params.id, req.query));
 
   app.post('/url/add', {
     schema: { tags, summary: 'Shorten a long URL', description: WRITE_RULES, body: LinkBody, response: { 200: LinkCreated, ...errorResponses } },

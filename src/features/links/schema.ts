@@ -40,6 +40,11 @@ export const LinkListQuery = Type.Object({
   q: Type.Optional(Type.String({ description: 'Search in alias, long URL, title and meta title (case-insensitive)' })),
 });
 
+export const LinkDetailQuery = Type.Object({
+  from: Type.Optional(Type.String({ description: 'Extension: count `clicks` and `uniqueClicks` from this day on, `YYYY-MM-DD` (UTC)' })),
+  to: Type.Optional(Type.String({ description: 'Extension: count `clicks` and `uniqueClicks` up to this day, included, `YYYY-MM-DD` (UTC)' })),
+});
+
 export const LinkEntry = Type.Object({
   id: Type.Integer(),
   alias: Type.String(),

@@ -10,6 +10,7 @@ import { shortUrl } from '../../lib/short-url.js';
 import { nowTimestamp } from '../../lib/time.js';
 import { setLinkPixels } from '../pixels/service.js';
 import { readStats } from '../stats/service.js';
+import { rangeTotals } from '../stats/series-service.js';
 import { invalidateAddress, invalidateCampaigns, invalidateLinksAround } from '../../cache/public-cache.js';
 import { checkAlias, linkColumns, passwordColumn } from './input.js';
 import { resolveRefs, type LinkRefs } from './refs.js';
@@ -39,9 +40,11 @@ async function ownLink(ctx: AppContext, userId: number, id: number) {
   return link;
 }
 
-export async function getLink(ctx: AppContext, userId: number, id: number) {
+/** With `from`/`to`, clicks and unique clicks count that range; the label maps are all-time totals only. */
+export async function getLink(ctx: AppContext, userId: number, id: number, range: { from?: string; to?: string } = {}) {
   const link = await ownLink(ctx, userId, id);
-  return toDetail(ctx.config, link, await readStats(ctx, 'link', id, SOCIAL_KEYS));
+  const stats = await readStats(ctx, 'link', id, SOCIAL_KEYS);
+  return toDetail(ctx.config, link, { ...stats, ...(await rangeTotals(ctx, 'link', id, range)) });
 }
 
 /** On the default domain a bio page owns its alias too: both are served at `/{alias}`. */

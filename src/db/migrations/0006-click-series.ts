@@ -1,0 +1,57 @@
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../dialect.js';
+import { keyedOnly, type Builder } from './0001-initial.js';
+
+/**
+ * Clicks over time: the click writer adds each batch to one row per target and UTC hour (`hour` counts
+ * hours since 1970), and hours older than SERIES_HOURLY_DAYS are rolled up into a row per target and UTC
+ * day (`day` counts days since 1970). Two tables rather than a granularity column: each keeps a plain
+ * primary key the writer and the series queries range over, and the hourly one stays small. `uniques`
+ * counts visitors first seen for the target in that bucket, so a target's buckets add up to its summary.
+ * Clicks counted before this migration have no time and stay in the totals only.
+ *
+ * A target's latest hour is kept open in its click_summaries row (`hour`, `hour_clicks`, `hour_uniques`),
+ * added to by the upsert that writes the row anyway, and moves to click_hours only when a later hour comes,
+ * by a trigger that sees the replaced values (the row is locked by the update, so no two writers move it):
+ * a link visited once per batch costs no second b-tree page per visit (docs/performance.md#series-open-hour).
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await bucketTable(db, 'click_hours', 'hour');
+  await bucketTable(db, 'click_days', 'day');
+  await db.schema.alterTable('click_summaries').addColumn('hour', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema.alterTable('click_summaries').addColumn('hour_clicks', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema.alterTable('click_summaries').addColumn('hour_uniques', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await closeHourTrigger(db);
+}
+
+const CLOSE_HOUR = sql`insert into click_hours (target_kind, target_id, hour, clicks, uniques)
+  values (old.target_kind, old.target_id, old.hour, old.hour_clicks, old.hour_uniques)
+  on conflict (target_kind, target_id, hour) do update
+  set clicks = click_hours.clicks + excluded.clicks, uniques = click_hours.uniques + excluded.uniques`;
+const REPLACED = sql`new.hour > old.hour and old.hour_clicks > 0`;
+
+async function closeHourTrigger(db: Kysely<unknown>): Promise<void> {
+  if (!isPostgres(db)) {
+    await sql`create trigger click_summaries_close_hour after update of hour on click_summaries
+      when ${REPLACED} begin ${CLOSE_HOUR}; end`.execute(db);
+    return;
+  }
+  await sql`create function click_summaries_close_hour() returns trigger language plpgsql as $$
+    begin ${CLOSE_HOUR}; return null; end $$`.execute(db);
+  await sql`create trigger click_summaries_close_hour after update of hour on click_summaries for each row
+    when (${REPLACED}) execute function click_summaries_close_hour()`.execute(db);
+}
+
+async function bucketTable(db: Kysely<unknown>, table: string, bucket: string): Promise<void> {
+  await keyedOnly(db, db.schema.createTable(table)
+    .addColumn('target_kind', 'text', (c) => c.notNull())
+    .addColumn('target_id', 'integer', (c) => c.notNull())
+    .addColumn(bucket, 'integer', (c) => c.notNull())
+    .addColumn('clicks', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('uniques', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint(`${table}_pk`, ['target_kind', 'target_id', bucket]) as Builder).execute();
+}
+
+export async function down(): Promise<void> {
+  throw new Error('Redirectory migrations are forward-only.');
+}

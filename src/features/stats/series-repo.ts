@@ -1,0 +1,88 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import type { TargetKind } from '../../db/types.js';
+
+/** Whose clicks a series sums: one link or QR code, or an account's (optionally one campaign's or channel's). */
+export type SeriesScope =
+  | { target: TargetKind; id: number }
+  | { userId: number; campaignId?: number; channelId?: number };
+
+export interface Bucket {
+  clicks: number;
+  uniques: number;
+}
+
+/** Per kind of target in the scope, the SQL listing their ids (a subquery keeps the ids in the database). */
+function idSets(scope: SeriesScope): Array<{ kind: TargetKind; ids: RawBuilder<unknown> }> {
+  if ('target' in scope) return [{ kind: scope.target, ids: sql`(${scope.id})` }];
+  const { userId, campaignId, channelId } = scope;
+  if (campaignId) return [{ kind: 'link', ids: sql`(select id from links where user_id = ${userId} and campaign_id = ${campaignId})` }];
+  if (channelId) {
+    const items = (type: string, table: string) =>
+      sql`(select i.item_id from channel_items i join ${sql.table(table)} t on t.id = i.item_id
+        where i.channel_id = ${channelId} and i.item_type = ${type} and t.user_id = ${userId})`;
+    return [{ kind: 'link', ids: items('links', 'links') }, { kind: 'qr', ids: items('qr', 'qr_codes') }];
+  }
+  return [
+    { kind: 'link', ids: sql`(select id from links where user_id = ${userId})` },
+    { kind: 'qr', ids: sql`(select id from qr_codes where user_id = ${userId})` },
+  ];
+}
+
+type Row = { bucket: number | string; clicks: number | string; uniques: number | string };
+
+function add(into: Map<number, Bucket>, rows: Row[]): void {
+  for (const row of rows) {
+    const bucket = Number(row.bucket);
+    const sum = into.get(bucket) ?? { clicks: 0, uniques: 0 };
+    sum.clicks += Number(row.clicks);
+    sum.uniques += Number(row.uniques);
+    into.set(bucket, sum);
+  }
+}
+
+/**
+ * Hourly counts of one kind of target from `fromHour` to `toHour` (both included): the closed hours of
+ * click_hours and each summary's open hour, the latest one, not moved there yet (src/clicks/open-hour.ts).
+ */
+const hourCounts = (kind: TargetKind, ids: RawBuilder<unknown>, fromHour: number, toHour: number) => sql`(
+  select hour, clicks, uniques from click_hours
+    where target_kind = ${kind} and target_id in ${ids} and hour >= ${fromHour} and hour <= ${toHour}
+  union all select hour, hour_clicks, hour_uniques from click_summaries
+    where target_kind = ${kind} and target_id in ${ids} and hour >= ${fromHour} and hour <= ${toHour} and hour_clicks > 0) h`;
+
+/** The scope's clicks per UTC hour from `fromHour` to `toHour` (both included); hours without clicks are absent. */
+export async function hourSums(db: Db, scope: SeriesScope, fromHour: number, toHour: number): Promise<Map<number, Bucket>> {
+  const sums = new Map<number, Bucket>();
+  for (const { kind, ids } of idSets(scope)) {
+    const { rows } = await sql<Row>`select hour as bucket, sum(clicks) as clicks, sum(uniques) as uniques
+      from ${hourCounts(kind, ids, fromHour, toHour)} group by hour`.execute(db);
+    add(sums, rows);
+  }
+  return sums;
+}
+
+/**
+ * The scope's clicks per UTC day from `fromDay` to `toDay`: rolled-up days plus the hours not rolled up
+ * yet, summed per day (the day at the retention cut-off has both).
+ */
+export async function daySums(db: Db, scope: SeriesScope, fromDay: number, toDay: number): Promise<Map<number, Bucket>> {
+  const sums = new Map<number, Bucket>();
+  for (const { kind, ids } of idSets(scope)) {
+    const days = await sql<Row>`select day as bucket, sum(clicks) as clicks, sum(uniques) as uniques from click_days
+      where target_kind = ${kind} and target_id in ${ids} and day >= ${fromDay} and day <= ${toDay} group by day`.execute(db);
+    const hours = await sql<Row>`select hour / 24 as bucket, sum(clicks) as clicks, sum(uniques) as uniques
+      from ${hourCounts(kind, ids, fromDay * 24, toDay * 24 + 23)} group by hour / 24`.execute(db);
+    add(sums, days.rows);
+    add(sums, hours.rows);
+  }
+  return sums;
+}
+
+const OWNED = { link: 'links', qr: 'qr_codes', campaign: 'campaigns', channel: 'channels' } as const;
+
+/** Whether the account owns that link, QR code, campaign or channel. */
+export async function owns(db: Db, what: keyof typeof OWNED, userId: number, id: number): Promise<boolean> {
+  const { rows } = await sql`select 1 from ${sql.table(OWNED[what])} where id = ${id} and user_id = ${userId}`.execute(db);
+  return rows.length > 0;
+}
