@@ -74,29 +74,23 @@ const MERGE_LABELS_POSTGRES = `(select coalesce(jsonb_object_agg(key, total), '{
   (select * from jsonb_each_text(click_summaries.labels::jsonb) union all select * from jsonb_each_text(excluded.labels::jsonb)) e group by key) s)`;
 
 /**
- * The open hour of a summary after an upsert, the same SQL on both dialects: a later hour replaces it (a
- * trigger moves the old one to click_hours, src/db/migrations/0006), the same hour adds, an earlier one
- * leaves it (the writer, told the hour by RETURNING, writes that hour to click_hours itself).
+ * The open hour of a summary after an upsert, the same SQL on both dialects: the batch's hour is stored and
+ * its counts added when it is the same hour; triggers close a replaced hour or undo an earlier one
+ * (src/db/migrations/0006).
  */
-const later = 'excluded.hour > click_summaries.hour';
+const same = 'excluded.hour = click_summaries.hour';
 const OPEN_HOUR_SET = {
-  hour: `case when ${later} then excluded.hour else click_summaries.hour end`,
-  hour_clicks: `case when ${later} then excluded.hour_clicks when excluded.hour = click_summaries.hour
-    then click_summaries.hour_clicks + excluded.hour_clicks else click_summaries.hour_clicks end`,
-  hour_uniques: `case when ${later} then excluded.hour_uniques when excluded.hour = click_summaries.hour
-    then click_summaries.hour_uniques + excluded.hour_uniques else click_summaries.hour_uniques end`,
+  hour: 'excluded.hour',
+  hour_clicks: `case when ${same} then click_summaries.hour_clicks + excluded.hour_clicks else excluded.hour_clicks end`,
+  hour_uniques: `case when ${same} then click_summaries.hour_uniques + excluded.hour_uniques else excluded.hour_uniques end`,
 };
 export const OPEN_HOUR_SET_SQL = Object.entries(OPEN_HOUR_SET).map(([column, value]) => `${column} = ${value}`).join(', ');
 
-/**
- * Adds the batch's counters, labels and open hours to the targets' summaries, one row per target; returns
- * each one's open hour after the upsert (`kind:id` → hour).
- */
-export async function upsertSummaries(db: Db, rows: Insertable<ClickSummariesTable>[]): Promise<Map<string, number>> {
+/** Adds the batch's counters, labels and open hours to the targets' summaries, one row per target. */
+export async function upsertSummaries(db: Db, rows: Insertable<ClickSummariesTable>[]): Promise<void> {
   const merge = sql.raw<string>(isPostgres(db) ? MERGE_LABELS_POSTGRES : MERGE_LABELS_SQLITE);
-  const open = new Map<string, number>();
   await eachChunk(rows, async (chunk) => {
-    const returned = await db.insertInto('click_summaries').values(chunk)
+    await db.insertInto('click_summaries').values(chunk)
       .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet((eb) => ({
         clicks: eb('click_summaries.clicks', '+', eb.ref('excluded.clicks')),
         uniques: eb('click_summaries.uniques', '+', eb.ref('excluded.uniques')),
@@ -104,11 +98,8 @@ export async function upsertSummaries(db: Db, rows: Insertable<ClickSummariesTab
         hour: sql.raw<number>(OPEN_HOUR_SET.hour),
         hour_clicks: sql.raw<number>(OPEN_HOUR_SET.hour_clicks),
         hour_uniques: sql.raw<number>(OPEN_HOUR_SET.hour_uniques),
-      })))
-      .returning(['target_kind', 'target_id', 'hour']).execute();
-    for (const row of returned) open.set(`${row.target_kind}:${row.target_id}`, Number(row.hour));
+      }))).execute();
   });
-  return open;
 }
 
 type TargetKey = { target_kind: TargetKind; target_id: number };

@@ -43,7 +43,7 @@ function add(into: Map<number, Bucket>, rows: Row[]): void {
 
 /**
  * Hourly counts of one kind of target from `fromHour` to `toHour` (both included): the closed hours of
- * click_hours and each summary's open hour, the latest one, not moved there yet (src/clicks/open-hour.ts).
+ * click_hours and each summary's open hour, the latest one, not moved there yet (src/db/migrations/0006).
  */
 const hourCounts = (kind: TargetKind, ids: RawBuilder<unknown>, fromHour: number, toHour: number) => sql`(
   select hour, clicks, uniques from click_hours
