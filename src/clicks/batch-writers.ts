@@ -2,6 +2,8 @@ import type SQLite from 'better-sqlite3';
 import type { Db } from '../db/connect.js';
 import { BoundedCache } from '../lib/bounded-cache.js';
 import { formatTimestamp } from '../lib/time.js';
+import { AccountHours } from './account-hours.js';
+import { upsertAccountHours } from './account-store.js';
 import { earlierHourRows, freshVisitors, referrerRows, summaryRow, targetKey, uniqueRows, type TargetBatch } from './derive.js';
 import * as repo from './store.js';
 import { KINDS, type VisitBatch } from './visit-columns.js';
@@ -54,6 +56,9 @@ export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
       await repo.upsertStats(trx, targets.flatMap(referrerRows));
       await repo.upsertHours(trx, targets.flatMap((t, i) => earlierHourRows(t, fresh[i]!)));
       await repo.upsertSummaries(trx, targets.map((t, i) => summaryRow(t, fresh[i]!)));
+      const accounts = new AccountHours();
+      targets.forEach((t, i) => accounts.add(t, fresh[i]!));
+      await upsertAccountHours(trx, accounts.rows());
     });
   };
   return { write, close: async () => {} };
@@ -89,6 +94,8 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (targets: TargetBatc
   const unique = sqlite.prepare('INSERT OR IGNORE INTO click_uniques (target_kind, target_id, visitor_hash) VALUES (?, ?, ?)');
   const hour = sqlite.prepare(`INSERT INTO click_hours (target_kind, target_id, hour, clicks, uniques) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (target_kind, target_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques`);
+  const accountHour = sqlite.prepare(`INSERT INTO account_hours (user_id, hour, clicks, uniques) VALUES (?, ?, ?, ?)
+    ON CONFLICT (user_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques`);
   // Visitors this writer has committed recently: most clicks are repeat visits, and a pair known to be
   // stored needs no insert. Filled only after a commit, so a rolled-back batch leaves nothing behind.
   const known = new BoundedCache<string, true>(KNOWN_VISITORS);
@@ -104,6 +111,7 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (targets: TargetBatc
     committed = [];
     const before = pruneDue();
     if (before) prune.run(before);
+    const accounts = new AccountHours();
     for (const target of targets) {
       if (deleted.get(target.kind, target.id) !== undefined) continue; // deleted since the visit
       const fresh = freshOf(target);
@@ -111,7 +119,9 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (targets: TargetBatc
       const s = summaryRow(target, fresh);
       summary.run(s.target_kind, s.target_id, s.clicks, s.uniques, s.labels, s.hour, s.hour_clicks, s.hour_uniques);
       for (const r of referrerRows(target)) stat.run(r.target_kind, r.target_id, r.dimension, r.label, r.count);
+      accounts.add(target, fresh);
     }
+    for (const a of accounts.rows()) accountHour.run(a.user_id, a.hour, a.clicks, a.uniques);
   });
   return (targets) => {
     write.immediate(targets);

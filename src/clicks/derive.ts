@@ -14,6 +14,8 @@ export type Dimension = (typeof DIMENSIONS)[number];
 export interface TargetBatch {
   kind: TargetKind;
   id: number;
+  /** The account owning the target. */
+  owner: number;
   clicks: number;
   /** Label code → visits; codes index the batch's `labels`, shared by its targets. */
   counts: Map<number, number>;
@@ -58,7 +60,7 @@ interface ReferrerCodes {
 export function clickAggregator(secret: string): (batch: VisitBatch) => TargetBatch[] {
   // Salted so a stored hash cannot be reversed by hashing every address; no raw IP is kept.
   const hashOf = memoize((visitor) => createHmac('sha256', secret).update(visitor).digest('hex').slice(0, 32), 10_000, 1_024);
-  return ({ kinds, ids, hours, fields, strings }) => {
+  return ({ kinds, ids, owners, hours, fields, strings }) => {
     const table = new LabelTable();
     const agents: AgentCodes[] = [];
     const countries: number[] = [];
@@ -76,7 +78,7 @@ export function clickAggregator(secret: string): (batch: VisitBatch) => TargetBa
       const pair = ip * strings.length + ua;
       let visitor = visitors.get(pair);
       if (visitor === undefined) visitors.set(pair, (visitor = hashOf(`${normalizeIp(strings[ip]!)}\n${strings[ua]}`)));
-      const target = targetOf(targets, kinds[i]!, ids[i]!, table);
+      const target = targetOf(targets, kinds[i]!, ids[i]!, owners[i]!, table);
       target.clicks += 1;
       const hour = hours[i]!;
       if (!target.visitors.has(visitor)) target.visitors.set(visitor, hour);
@@ -136,10 +138,10 @@ function parseReferrer(table: LabelTable, referer: string): ReferrerCodes {
 }
 
 /** `kind` as VisitBatch stores it: an index into KINDS. */
-function targetOf(targets: Map<number, TargetBatch>, kind: number, id: number, labels: BatchLabels): TargetBatch {
+function targetOf(targets: Map<number, TargetBatch>, kind: number, id: number, owner: number, labels: BatchLabels): TargetBatch {
   const key = id * KINDS.length + kind;
   let target = targets.get(key);
-  if (!target) targets.set(key, (target = { kind: KINDS[kind]!, id, clicks: 0, counts: new Map(), labels, hour: -1, hourClicks: 0, earlier: null, visitors: new Map() }));
+  if (!target) targets.set(key, (target = { kind: KINDS[kind]!, id, owner, clicks: 0, counts: new Map(), labels, hour: -1, hourClicks: 0, earlier: null, visitors: new Map() }));
   return target;
 }
 

@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Db } from '../db/connect.js';
+import { subtractFromAccount } from './account-store.js';
 import { isPostgres } from '../db/dialect.js';
 import type { ClickHoursTable, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../db/types.js';
 import { nowTimestamp } from '../lib/time.js';
@@ -145,16 +146,18 @@ export async function targetIdsOf(db: Db, kind: TargetKind, userId: number): Pro
 }
 
 /**
- * Forgets every click of the targets and remembers them as deleted, so visits still queued on any node
+ * Forgets every click of the targets (and takes them out of `owner`'s series; null when the account goes
+ * too) and remembers them as deleted, so visits still queued on any node
  * (served just before the delete) are dropped when written rather than recreating their rows. For the
  * features that delete links, QR codes or accounts, inside their transaction (the lock lasts until it ends).
  */
-export async function forgetTargets(db: Db, kind: TargetKind, ids: number[]): Promise<void> {
+export async function forgetTargets(db: Db, kind: TargetKind, ids: number[], owner: number | null): Promise<void> {
   if (ids.length === 0) return;
   await lockAgainst(db, 'click batches');
   const deleted_at = nowTimestamp();
   for (let i = 0; i < ids.length; i += MAX_VARIABLES) {
     const chunk = ids.slice(i, i + MAX_VARIABLES);
+    if (owner !== null) await subtractFromAccount(db, owner, kind, chunk);
     await db.insertInto('deleted_targets').values(chunk.map((target_id) => ({ target_kind: kind, target_id, deleted_at })))
       .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet({ deleted_at })).execute();
     for (const table of ['click_stats', 'click_summaries', 'click_uniques', 'click_hours', 'click_days'] as const) {

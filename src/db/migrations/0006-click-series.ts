@@ -24,6 +24,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('click_summaries').addColumn('hour_clicks', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
   await db.schema.alterTable('click_summaries').addColumn('hour_uniques', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
   await closeHourTrigger(db);
+  await accountTable(db, 'account_hours', 'hour');
+  await accountTable(db, 'account_days', 'day');
 }
 
 const CLOSE_HOUR = sql`insert into click_hours (target_kind, target_id, hour, clicks, uniques)
@@ -49,6 +51,19 @@ async function hourTrigger(db: Kysely<unknown>, name: string, when: ReturnType<t
   await sql`create function ${trigger}() returns trigger language plpgsql as $$ begin ${body}; return null; end $$`.execute(db);
   await sql`create trigger ${trigger} after update of hour on click_summaries for each row when (${when})
     execute function ${trigger}()`.execute(db);
+}
+
+/**
+ * An account's buckets, kept beside its targets' by the same writes and roll-up: the account-wide series
+ * reads a row per bucket, not one per link (docs/performance.md#account-series).
+ */
+async function accountTable(db: Kysely<unknown>, table: string, bucket: string): Promise<void> {
+  await keyedOnly(db, db.schema.createTable(table)
+    .addColumn('user_id', 'integer', (c) => c.notNull())
+    .addColumn(bucket, 'integer', (c) => c.notNull())
+    .addColumn('clicks', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('uniques', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint(`${table}_pk`, ['user_id', bucket]) as Builder).execute();
 }
 
 async function bucketTable(db: Kysely<unknown>, table: string, bucket: string): Promise<void> {
