@@ -210,6 +210,25 @@ export interface ClickDaysTable {
   uniques: number;
 }
 
+/** A CSV import of links (src/db/migrations/0008): its progress and first failed rows, for every node to answer. */
+export interface ImportJobsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** running | finished | failed */
+  status: string;
+  format: string;
+  /** Data rows in the file; null until they are counted. */
+  total: number | null;
+  done: Generated<number>;
+  failed: Generated<number>;
+  /** JSON array of {row, code, message}. */
+  errors: Generated<string>;
+  message: Generated<string>;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   settings: SettingsTable;
@@ -230,6 +249,7 @@ export interface Database {
   deleted_targets: DeletedTargetsTable;
   click_hours: ClickHoursTable;
   click_days: ClickDaysTable;
+  import_jobs: ImportJobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -244,3 +264,4 @@ export type QrRow = Selectable<QrCodesTable>;
 export type SplashRow = Selectable<SplashPagesTable>;
 export type OverlayRow = Selectable<OverlaysTable>;
 export type BioRow = Selectable<BioPagesTable>;
+export type ImportJobRow = Selectable<ImportJobsTable>;
