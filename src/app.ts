@@ -95,7 +95,7 @@ async function registerDocs(app: App, ctx: AppContext): Promise<void> {
         description:
           'Short links, branded domains, campaigns, channels, pixels and QR codes. Send `Authorization: Bearer <API_KEY>`. ' +
           'Failures answer `{"error":1,"message":"…","code":"…"}` (codes: see ErrorBody) with 400 (invalid input), 401 (missing or unknown key), ' +
-          '404 (unknown id, including ids of other accounts), 409 (name or alias taken), 413 (body over 1 MB), ' +
+          '404 (unknown id, including ids of other accounts), 409 (name or alias taken), 413 (body over 1 MB; 50 MB for a CSV import), ' +
           `429 (over ${ctx.config.RATE_LIMIT_MAX} requests per ${ctx.config.RATE_LIMIT_WINDOW_S} s, with Retry-After).`,
       },
       servers: [{ url: ctx.config.BASE_URL }],

@@ -137,3 +137,13 @@ describe('an export of 100k links', () => {
     expect(peak).toBeLessThan(bytes / 2);
   }, 300_000);
 });
+
+it('documents the CSV answers and the import in the OpenAPI document', async () => {
+  const { paths } = (await server.visit('/api/openapi.json')).body as { paths: Record<string, any> };
+  for (const path of ['/api/urls/export', '/api/url/{id}/clicks/export', '/api/qr/{id}/clicks/export']) {
+    expect(Object.keys(paths[path].get.responses['200'].content), path).toEqual(['text/csv']);
+  }
+  expect(paths['/api/urls/import'].post.description).toContain('Content-Type: text/csv');
+  expect(paths['/api/urls/import/{id}'].get.responses['200'].content['application/json'].schema.properties.data.properties)
+    .toHaveProperty('errors');
+});
