@@ -244,6 +244,23 @@ export interface ImportJobsTable {
   finished_at: string | null;
 }
 
+/** One counted visit (src/db/migrations/0007): labels only, no IP address or user agent. */
+export interface VisitsTable {
+  id: Generated<number>;
+  target_kind: TargetKind;
+  target_id: number;
+  /** Seconds since 1970. */
+  at: number;
+  country: string;
+  referrer: string;
+  browser: string;
+  os: string;
+  /** desktop, mobile, tablet or other. */
+  device: string;
+  /** The target rule that chose the destination: default, device:…, language:…, geo:…. */
+  rule: string;
+}
+
 export interface Database {
   users: UsersTable;
   settings: SettingsTable;
@@ -267,6 +284,8 @@ export interface Database {
   account_hours: AccountHoursTable;
   account_days: AccountDaysTable;
   import_jobs: ImportJobsTable;
+
+  visits: VisitsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
