@@ -11,6 +11,7 @@ import { campaignRoutes } from './features/campaigns/routes.js';
 import { channelRoutes } from './features/channels/routes.js';
 import { domainRoutes } from './features/domains/routes.js';
 import { linkRoutes } from './features/links/routes.js';
+import { dashboardRoutes } from './features/dashboard/routes.js';
 import { customPageRoutes } from './features/custom-pages/routes.js';
 import { pixelRoutes } from './features/pixels/routes.js';
 import { qrRoutes } from './features/qr/routes.js';
@@ -71,6 +72,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     const { ready, ...checks } = await checkReadiness(readinessProbes(ctx));
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', ...checks });
   });
+  dashboardRoutes(app, ctx);
   qrPublicRoutes(app, ctx);
   campaignPublicRoutes(app, ctx);
   publicRoutes(app, ctx); // last: it owns the catch-all /:alias

@@ -40,6 +40,7 @@ const linkBody = {
 export const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: '/api/account', params: {} },
   { method: 'POST', path: '/api/account', params: {} },
+  { method: 'POST', path: '/api/account/key', params: {} },
   { method: 'PUT', path: '/api/account/update', params: {}, body: { email: 'fuzz@example.com', password: 'long enough pass' } },
   ...crud('domain', 'domain', 'domains', { domain: 'https://fuzz.example.net', redirectroot: url, redirect404: url },
     { redirectroot: url, redirect404: '' }),

@@ -102,9 +102,14 @@ export async function createUser(
 export async function rotateKey(ctx: AppContext, email: string): Promise<CreatedUser> {
   const user = await repo.findUserByEmail(ctx.db, email.trim());
   if (!user) throw fail('not_found', 'User');
+  return { id: user.id, email: user.email, username: user.username, apiKey: await newApiKey(ctx, user.id) };
+}
+
+/** The account's new API key (the dashboard's "make a new key"), shown to its owner once. */
+export async function newApiKey(ctx: AppContext, userId: number): Promise<string> {
   const apiKey = generateApiKey();
-  await repo.updateUser(ctx.db, user.id, { api_key_hash: hashApiKey(apiKey) });
-  return { id: user.id, email: user.email, username: user.username, apiKey };
+  await repo.updateUser(ctx.db, userId, { api_key_hash: hashApiKey(apiKey) });
+  return apiKey;
 }
 
 export async function deleteUserByEmail(ctx: AppContext, email: string): Promise<{ id: number; email: string }> {
