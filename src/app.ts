@@ -15,6 +15,9 @@ import { dashboardRoutes } from './features/dashboard/routes.js';
 import { customPageRoutes } from './features/custom-pages/routes.js';
 import { pixelRoutes } from './features/pixels/routes.js';
 import { qrRoutes } from './features/qr/routes.js';
+import { sessionRoutes } from './features/session/routes.js';
+import { accountBySession, sessionTokenOf } from './features/session/service.js';
+import { announceSetup } from './features/session/setup.js';
 import { seriesRoutes } from './features/stats/series-routes.js';
 import { campaignPublicRoutes } from './features/campaigns/public-routes.js';
 import { qrPublicRoutes } from './features/qr/public-routes.js';
@@ -61,12 +64,17 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     ?? (ctx.redis ? new RedisRateLimitStore(ctx.redis, ctx.config.REDIS_PREFIX, ctx.log) : new MemoryRateLimitStore());
   app.addHook('onClose', () => store.close());
   await app.register(async (api) => {
-    api.addHook('onRequest', apiGate(ctx, store, (key) => accountByApiKey(ctx, key)));
+    api.addHook('onRequest', apiGate(ctx, store, (key) => accountByApiKey(ctx, key), {
+      tokenOf: sessionTokenOf,
+      accountOf: (token) => accountBySession(ctx, token),
+    }));
     for (const feature of API_FEATURES) feature(api, ctx);
+    sessionRoutes(api, ctx, store);
     // `/api` itself is no endpoint, but without this the public `/:alias` route would answer it with a page.
     api.all('/', { schema: { hide: true } }, (_req, reply) => reply.callNotFound());
   }, { prefix: '/api' });
 
+  await announceSetup(ctx);
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' })); // liveness: no I/O
   app.get('/ready', { schema: { hide: true } }, async (_req, reply) => {
     const { ready, ...checks } = await checkReadiness(readinessProbes(ctx));

@@ -210,6 +210,16 @@ export interface ClickDaysTable {
   uniques: number;
 }
 
+/** A dashboard session (src/db/migrations/0009): the token's hash, never the token. */
+export interface SessionsTable {
+  token_hash: string;
+  user_id: number;
+  csrf: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   settings: SettingsTable;
@@ -230,9 +240,11 @@ export interface Database {
   deleted_targets: DeletedTargetsTable;
   click_hours: ClickHoursTable;
   click_days: ClickDaysTable;
+  sessions: SessionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
 export type DomainRow = Selectable<DomainsTable>;
 export type LinkRow = Selectable<LinksTable>;
 export type NewLink = Insertable<LinksTable>;

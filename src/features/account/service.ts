@@ -123,6 +123,25 @@ export function listUsers(ctx: AppContext) {
   return repo.listUsers(ctx.db);
 }
 
+/** Whether the installation has any account yet (the dashboard's first-account setup runs until it has). */
+export function hasAccounts(ctx: AppContext): Promise<boolean> {
+  return repo.anyUser(ctx.db);
+}
+
+/** What a sign-in checks a password against; null for an unknown e-mail. */
+export async function credentialsOf(ctx: AppContext, email: string): Promise<{ id: number; email: string; passwordHash: string } | null> {
+  const user = await repo.findUserByEmail(ctx.db, email.trim());
+  return user ? { id: user.id, email: user.email, passwordHash: user.password_hash } : null;
+}
+
+/** Sets an account's password by e-mail (the CLI's `user password`). */
+export async function setPassword(ctx: AppContext, email: string, password: string): Promise<{ id: number; email: string }> {
+  const user = await repo.findUserByEmail(ctx.db, email.trim());
+  if (!user) throw fail('not_found', 'User');
+  await repo.updateUser(ctx.db, user.id, { password_hash: await hashPassword(checkPassword(password)) });
+  return { id: user.id, email: user.email };
+}
+
 /** The account that owns an API key (compared in constant time), or null. */
 export async function accountByApiKey(ctx: AppContext, key: string): Promise<Account | null> {
   if (key.length > 256) return null;
