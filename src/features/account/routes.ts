@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { errorResponses, ok, OkMessage } from '../../http/envelopes.js';
-import { accountOf, type App } from '../../http/types.js';
+import { accountOf, type App, type GateConfig } from '../../http/types.js';
 import { AccountResponse, AccountUpdateBody, ApiKeyResponse } from './schema.js';
 import { getAccount, newApiKey, updateAccount } from './service.js';
 
@@ -21,10 +21,12 @@ export function accountRoutes(app: App, ctx: AppContext): void {
     await updateAccount(ctx, accountOf(req).userId, req.body);
     return ok('Account has been successfully updated.');
   });
+  // Session only: a leaked API key must not be able to replace itself and lock its owner out.
   app.post('/account/key', {
+    config: { auth: 'session' } satisfies GateConfig,
     schema: {
       tags: ['account'], summary: 'Make a new API key',
-      description: 'Extension: answers a new API key, shown only here; the old key stops working at once. Takes no body.',
+      description: 'Extension, dashboard session only (an API key answers 403): a new API key, shown only here; the old key stops working at once. Takes no body.',
       response: { 200: ApiKeyResponse, ...errorResponses },
     },
   }, async (req) => ({ error: 0 as const, data: { apiKey: await newApiKey(ctx, accountOf(req).userId) } }));

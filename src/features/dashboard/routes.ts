@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { App } from '../../http/types.js';
 import { errorPage } from '../../lib/error-pages.js';
+import { normalizeHost } from '../../lib/hosts.js';
 import { PAGE_HEADERS } from '../../lib/html.js';
 import { loadAssets, pickEncoding, type Asset } from './assets.js';
 
@@ -17,10 +18,14 @@ export const DASHBOARD_CSP = [
 const HEADERS = { ...PAGE_HEADERS, 'content-security-policy': DASHBOARD_CSP };
 const NOT_BUILT = 'The dashboard is not built on this server: run `npm run build` (npm start does it) and restart.';
 
-/** `/app` and everything under it: built files, and index.html for every other path (the app's own routes). */
-export function dashboardRoutes(app: App, _ctx: AppContext): void {
+/**
+ * `/app` and everything under it: built files, and index.html for every other path (the app's own routes).
+ * Only on the dashboard's host (DASHBOARD_URL's, else BASE_URL's), where sessions work; other hosts are sent there.
+ */
+export function dashboardRoutes(app: App, ctx: AppContext): void {
   let assets: Map<string, Asset> | null = null;
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (normalizeHost(req.host) !== ctx.config.DASHBOARD_HOST) return reply.redirect(`${ctx.config.DASHBOARD_ORIGIN}${req.url}`, 302);
     assets ??= loadAssets(); // read at the first request; a server started before the build finds it later
     if (!assets) return reply.code(503).headers(PAGE_HEADERS).header('cache-control', 'no-store').send(errorPage(503, NOT_BUILT).html);
     const path = (req.params as { '*'?: string })['*'] ?? '';
