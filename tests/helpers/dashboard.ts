@@ -43,7 +43,7 @@ export async function capture(page: Page, name: string, axeResults: Record<strin
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 800 });
     await settle(page);
-    await screenshot(page, `dashboard-${name}`);
+    await screenshot(page, `dashboard-${name}`, true);
     axeResults[`${name}-${width}`] = await seriousViolations(page);
   }
   await page.setViewportSize({ width: 1280, height: 800 });

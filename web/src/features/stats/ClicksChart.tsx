@@ -1,9 +1,17 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { SeriesPoint } from '../../lib/types.js';
 import { formatNumber } from '../../lib/ui.js';
 import { bucketTime, type Interval } from './range.js';
+
+const DARK = matchMedia('(prefers-color-scheme: dark)');
+const subscribe = (onChange: () => void) => {
+  DARK.addEventListener('change', onChange);
+  return () => DARK.removeEventListener('change', onChange);
+};
+/** The canvas takes its colours when drawn: a switch of the system's mode redraws it. */
+const useDark = () => useSyncExternalStore(subscribe, () => DARK.matches);
 
 const css = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 
@@ -30,6 +38,7 @@ function options(width: number, interval: Interval): uPlot.Options {
 /** Total and unique clicks per bucket as a line chart; the numbers are also in a table below it. */
 export function ClicksChart({ points, interval }: { points: SeriesPoint[]; interval: Interval }) {
   const box = useRef<HTMLDivElement>(null);
+  const dark = useDark();
   useEffect(() => {
     const el = box.current;
     if (!el) return;
@@ -41,7 +50,7 @@ export function ClicksChart({ points, interval }: { points: SeriesPoint[]; inter
       observer.disconnect();
       chart.destroy();
     };
-  }, [points, interval]);
+  }, [points, interval, dark]);
   const total = points.reduce((sum, p) => sum + p.clicks, 0);
   const unique = points.reduce((sum, p) => sum + p.uniqueClicks, 0);
   return (
