@@ -16,6 +16,12 @@ const QrListPage = lazy(() => import('./features/qr/QrListPage.js'));
 const QrFormPage = lazy(() => import('./features/qr/QrFormPage.js'));
 const QrDetailPage = lazy(() => import('./features/qr/QrDetailPage.js'));
 const AccountPage = lazy(() => import('./features/account/AccountPage.js'));
+const resource = (name: 'CampaignsPage' | 'ChannelsPage' | 'DomainsPage' | 'PixelsPage') =>
+  lazy(() => import('./features/resources/pages.js').then((m) => ({ default: m[name] })));
+const CampaignsPage = resource('CampaignsPage');
+const ChannelsPage = resource('ChannelsPage');
+const DomainsPage = resource('DomainsPage');
+const PixelsPage = resource('PixelsPage');
 const NotFound = lazy(() => import('./lib/NotFound.js'));
 
 const PUBLIC = ['/signin', '/setup'];
@@ -51,6 +57,10 @@ export function App() {
           <Route path="/qr/new"><QrFormPage /></Route>
           <Route path="/qr/:id/edit">{(p) => <QrFormPage id={Number(p.id)} />}</Route>
           <Route path="/qr/:id">{(p) => <QrDetailPage id={Number(p.id)} />}</Route>
+          <Route path="/campaigns"><CampaignsPage /></Route>
+          <Route path="/channels"><ChannelsPage /></Route>
+          <Route path="/domains"><DomainsPage /></Route>
+          <Route path="/pixels"><PixelsPage /></Route>
           <Route path="/account"><AccountPage /></Route>
           <Route><NotFound /></Route>
         </Switch>

@@ -8,6 +8,10 @@ const NAV = [
   { href: '/', label: 'Overview' },
   { href: '/links', label: 'Links' },
   { href: '/qr', label: 'QR codes' },
+  { href: '/campaigns', label: 'Campaigns' },
+  { href: '/channels', label: 'Channels' },
+  { href: '/domains', label: 'Domains' },
+  { href: '/pixels', label: 'Pixels' },
   { href: '/account', label: 'Account' },
 ];
 
