@@ -100,4 +100,20 @@ describe.skipIf(!chromiumPresent())('a pixel page on the dashboard\'s origin can
     expect(done.add).toMatch(/^200 /);
     expect(await links()).toContain('https://evil.example/control');
   }, 60_000);
+
+  it('a frame link with a pixel still shows its destination and the way out of the frame', async () => {
+    const page = await signedInPage();
+    const pixel = await server.call('POST', '/api/pixel/add', { key: apiKey, body: { type: 'analyticspixel', name: 'GA', tag: 'G-FRAMED' } });
+    const link = await server.call('POST', '/api/url/add', { key: apiKey, body: { url: DESTINATION, type: 'frame', pixels: [pixel.body.id] } });
+    let fired = false;
+    await context.route('https://www.googletagmanager.com/**', (route) => {
+      fired = true;
+      return route.fulfill({ contentType: 'application/javascript', body: '' });
+    });
+    await page.goto(link.body.shorturl);
+    await expect.poll(() => page.frameLocator('iframe.full').locator('#where').textContent()).toBe('Landed');
+    expect(fired).toBe(true);
+    await page.getByRole('link', { name: 'Open the page' }).click();
+    await page.waitForURL(DESTINATION);
+  });
 });
