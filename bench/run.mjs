@@ -130,6 +130,10 @@ await compare('with parameters', baseline, small, { paths: { prefix: 'p', count:
 // connections p99 measures the queue in front of a busy server, not the read).
 const stats = await measure(big, { connections: STATS_CONNECTIONS, path: `/api/url/${big.db.statsLinkId}`, headers: { authorization: `Bearer ${big.db.apiKey}` } },
   { amount: QUICK ? 1000 : 5000, duration: QUICK ? 1 : 3 });
+// The whole account's clicks by day over the 90 days kept hourly, for the account holding every link.
+const day = (ago) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
+const series = await measure(big, { connections: STATS_CONNECTIONS, path: `/api/stats/clicks?from=${day(89)}&to=${day(0)}`, headers: { authorization: `Bearer ${big.db.apiKey}` } },
+  { amount: QUICK ? 1000 : 5000, duration: QUICK ? 1 : 3 });
 const single = add(await clicksLost(small), await clicksLost(big));
 
 const workers = await server(seed('workers', 1000), { WORKERS: '2' });
@@ -147,5 +151,5 @@ rmSync(dir, { recursive: true, force: true });
 
 printReport({
   rows, names, generator: GENERATOR, run: RUN, minutes: (performance.now() - startedAt) / 60_000,
-  created, stats, clicks, statsClicks: CLICKS, connections: STATS_CONNECTIONS,
+  created, stats, series, clicks, statsClicks: CLICKS, connections: STATS_CONNECTIONS,
 });

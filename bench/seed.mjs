@@ -37,6 +37,7 @@ db.transaction(() => {
 
 const statsLinkId = Number(insert.run(user.id, 'stats-link', 'https://example.com/popular', '[]', '[]', '[]', '[]', NOW, NOW).lastInsertRowid);
 if (clickCount > 0) seedClicks(statsLinkId, clickCount);
+if (clickCount > 0) seedAccountSeries(user.id);
 db.close();
 process.stdout.write(JSON.stringify({ apiKey: user.apiKey, statsLinkId }));
 
@@ -65,5 +66,16 @@ function seedClicks(linkId, count) {
     }
     summary.run(linkId, count, uniques, JSON.stringify(summarized));
     for (let i = 0; i < uniques; i++) unique.run(linkId, `v${String(i).padStart(31, '0')}`);
+  })();
+}
+
+/** The account's own series buckets as the writer leaves them: every hour of the last 90 days, days for three years before. */
+function seedAccountSeries(userId) {
+  const hour = db.prepare('INSERT INTO account_hours (user_id, hour, clicks, uniques) VALUES (?, ?, ?, ?)');
+  const day = db.prepare('INSERT INTO account_days (user_id, day, clicks, uniques) VALUES (?, ?, ?, ?)');
+  const nowHour = Math.floor(Date.now() / 3_600_000);
+  db.transaction(() => {
+    for (let h = nowHour - 90 * 24; h <= nowHour; h++) hour.run(userId, h, 500 + (h % 97), 200 + (h % 31));
+    for (let d = Math.floor(nowHour / 24) - 91 - 3 * 365; d < Math.floor(nowHour / 24) - 90; d++) day.run(userId, d, 12_000 + (d % 89), 5_000 + (d % 13));
   })();
 }

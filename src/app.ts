@@ -100,14 +100,22 @@ async function registerDocs(app: App, ctx: AppContext): Promise<void> {
         title: 'Redirectory API',
         version: '1.0.0',
         description:
-          'Short links, branded domains, campaigns, channels, pixels and QR codes. Send `Authorization: Bearer <API_KEY>`. ' +
+          'Short links, branded domains, campaigns, channels, pixels and QR codes. Send `Authorization: Bearer <API_KEY>`, ' +
+          'or from the dashboard its session cookie (see the session endpoints; changes need `X-CSRF-Token`, ' +
+          `its own budget is ${ctx.config.SESSION_RATE_LIMIT_MAX} requests per window). ` +
           'Failures answer `{"error":1,"message":"…","code":"…"}` (codes: see ErrorBody) with 400 (invalid input), 401 (missing or unknown key), ' +
           '404 (unknown id, including ids of other accounts), 409 (name or alias taken), 413 (body over 1 MB), ' +
           `429 (over ${ctx.config.RATE_LIMIT_MAX} requests per ${ctx.config.RATE_LIMIT_WINDOW_S} s, with Retry-After).`,
       },
       servers: [{ url: ctx.config.BASE_URL }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          // The dashboard's: on its host only, with X-CSRF-Token on every request that is not GET or HEAD.
+          session: { type: 'apiKey', in: 'cookie', name: 'redirectory_session' },
+        },
+      },
+      security: [{ bearer: [] }, { session: [] }],
     },
   });
   // The docs are a page like any other: its own CSP (never framed), nosniff and a referrer policy.

@@ -221,7 +221,7 @@ describe('rotator /r/{slug}', () => {
       expect([...counts.values()]).toEqual([10, 10, 10]);
       expect(record).toHaveBeenCalledTimes(30);
       const perLink = new Map<number, number>();
-      for (const [kind, id, visit] of record.mock.calls) {
+      for (const [kind, id, , visit] of record.mock.calls) {
         expect(kind).toBe('link');
         expect(visit).toMatchObject({ ip: expect.any(String), userAgent: expect.any(String), referer: expect.any(String) });
         perLink.set(id, (perLink.get(id) ?? 0) + 1);

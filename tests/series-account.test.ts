@@ -65,4 +65,20 @@ describe('hourly bucket retention', () => {
     const totals = (await t.server.call('GET', `/api/url/${link.id}`, { key: t.key })).body.data;
     expect(totals).toMatchObject({ clicks: 5, uniqueClicks: 3 });
   });
+
+  it("rolls the account's own buckets up alike, and a deleted link leaves its rolled-up days", async () => {
+    const link = await addLink();
+    const old = new Date(Date.now() - 120 * 86_400_000).toISOString().slice(0, 10);
+    await visitAt(`${old}T08:10:00Z`, link.path, [A, B]);
+    await visitAt(`${old}T20:10:00Z`, link.path, [A, C, C]);
+    await t.server.ctx.clicks.flush();
+    const account = (interval: string) => series('/api/stats/clicks', `from=${old}&to=${old}&interval=${interval}`);
+    expect(nonZero(await account('hour')).map((p) => p.clicks)).toEqual([2, 3]);
+
+    await rollUpHours(t.server.ctx.db, hourlyCutoff(t.server.config.SERIES_HOURLY_DAYS), { batch: 1 });
+    expect(nonZero(await account('hour'))).toEqual([]);
+    expect(await account('day')).toEqual([{ date: old, clicks: 5, uniqueClicks: 3 }]);
+    await t.server.call('DELETE', `/api/url/${link.id}/delete`, { key: t.key });
+    expect(await account('day')).toEqual([{ date: old, clicks: 0, uniqueClicks: 0 }]);
+  });
 });

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setPassword } from '../src/features/account/service.js';
 import { readSetupToken } from '../src/features/session/repo.js';
 import { SIGNIN_LIMITS } from '../src/features/session/sign-in.js';
 import { startServer, TEST_HOST, type TestServer } from './helpers/server.js';
@@ -113,6 +114,24 @@ describe('sign-in and sign-out', () => {
     expect(Date.parse(row.last_seen_at)).toBeGreaterThan(Date.now() - 60_000);
     expect(await server.ctx.db.selectFrom('sessions').select('csrf').where('csrf', 'in', [idle.csrf, old.csrf]).execute()).toEqual([]);
   });
+
+  it('takes its limits from SESSION_IDLE_MINUTES and SESSION_MAX_DAYS', async () => {
+    const short = await startServer({ SESSION_IDLE_MINUTES: '2', SESSION_MAX_DAYS: '0.5' });
+    try {
+      const user = await short.user();
+      await setPassword(short.ctx, user.email, PASSWORD);
+      const before = Date.now();
+      const res = await dashboard(short, 'POST', '/api/session', { body: { email: user.email, password: PASSWORD } });
+      expect(String(res.headers['set-cookie'])).toContain('; Max-Age=43200;');
+      const { expiresAt, idleExpiresAt } = res.body.data;
+      expect(Date.parse(expiresAt) - before).toBeGreaterThanOrEqual(12 * 3600_000);
+      expect(Date.parse(expiresAt) - Date.now()).toBeLessThanOrEqual(12 * 3600_000);
+      expect(Date.parse(idleExpiresAt) - before).toBeGreaterThanOrEqual(120_000);
+      expect(Date.parse(idleExpiresAt) - Date.now()).toBeLessThanOrEqual(120_000);
+    } finally {
+      await short.close();
+    }
+  });
 });
 
 describe('session requests to the API', () => {
@@ -128,6 +147,10 @@ describe('session requests to the API', () => {
     const foreign = await dashboard(server, 'GET', '/api/urls', { session, headers: { origin: 'https://evil.example' } });
     expect(foreign.body).toMatchObject({ code: 'csrf_invalid' });
     expect((await dashboard(server, 'GET', '/api/urls', { session, csrf: false, headers: { origin: `http://${TEST_HOST}` } })).body.data.result).toBe(2);
+    // Signing in needs no token of the live session, but the dashboard's origin (no sign-in from another site's page).
+    const body = { email: session.email, password: PASSWORD };
+    expect((await dashboard(server, 'POST', '/api/session', { session, csrf: false, body })).status).toBe(200);
+    expect((await dashboard(server, 'POST', '/api/session', { body, headers: { origin: 'null' } })).body).toMatchObject({ code: 'csrf_invalid' });
   });
 });
 

@@ -44,13 +44,13 @@ const visit = (ip: string, userAgent: string, referer = ''): Visit => ({ ip, use
 
 /** A mix of people (4 distinct visitors over 7 visits) and 3 crawler hits that must not count. */
 function recordMix(kind: TargetKind, id: number): void {
-  for (let i = 0; i < 3; i++) ctx.clicks.record(kind, id, visit('8.8.8.8', UA.iphone, 'https://m.facebook.com/story'));
-  for (let i = 0; i < 2; i++) ctx.clicks.record(kind, id, visit('::ffff:81.2.69.142', UA.windowsChrome, 'https://t.co/abc'));
-  ctx.clicks.record(kind, id, visit('5.9.0.1', UA.macSafari));
-  ctx.clicks.record(kind, id, visit('10.0.0.1', UA.android, 'https://www.google.de/search?q=x'));
-  ctx.clicks.record(kind, id, visit('8.8.4.4', UA.googlebot));
-  ctx.clicks.record(kind, id, visit('8.8.4.4', UA.googlebot, 'https://google.com/'));
-  ctx.clicks.record(kind, id, visit('31.13.64.1', UA.facebookBot, 'https://facebook.com/'));
+  for (let i = 0; i < 3; i++) ctx.clicks.record(kind, id, userId, visit('8.8.8.8', UA.iphone, 'https://m.facebook.com/story'));
+  for (let i = 0; i < 2; i++) ctx.clicks.record(kind, id, userId, visit('::ffff:81.2.69.142', UA.windowsChrome, 'https://t.co/abc'));
+  ctx.clicks.record(kind, id, userId, visit('5.9.0.1', UA.macSafari));
+  ctx.clicks.record(kind, id, userId, visit('10.0.0.1', UA.android, 'https://www.google.de/search?q=x'));
+  ctx.clicks.record(kind, id, userId, visit('8.8.4.4', UA.googlebot));
+  ctx.clicks.record(kind, id, userId, visit('8.8.4.4', UA.googlebot, 'https://google.com/'));
+  ctx.clicks.record(kind, id, userId, visit('31.13.64.1', UA.facebookBot, 'https://facebook.com/'));
 }
 
 /** Everything stored about a target's clicks: its referrer rows, its summary and its visitor hashes. */
@@ -114,7 +114,7 @@ describe('ClickRecorder', () => {
   it('lists the top 10 labels by count', async () => {
     const id = await newLink();
     for (let site = 0; site < 12; site++) {
-      for (let n = 0; n <= site; n++) ctx.clicks.record('link', id, visit('8.8.8.8', UA.iphone, `https://site${site}.example/`));
+      for (let n = 0; n <= site; n++) ctx.clicks.record('link', id, userId, visit('8.8.8.8', UA.iphone, `https://site${site}.example/`));
     }
     await ctx.clicks.flush();
     const { topReferrers } = await readStats(ctx, 'link', id);
@@ -128,10 +128,10 @@ describe('ClickRecorder', () => {
     recordMix('link', gone);
     await ctx.clicks.flush();
     expect((await storedRows('link', gone)).summaries).toHaveLength(1);
-    ctx.clicks.record('link', gone, visit('8.8.8.8', UA.iphone)); // served from a cache just before the delete
-    ctx.clicks.record('link', kept, visit('8.8.8.8', UA.iphone));
-    ctx.clicks.record('qr', qr, visit('8.8.8.8', UA.iphone));
-    await deleteLink(ctx.db, gone);
+    ctx.clicks.record('link', gone, userId, visit('8.8.8.8', UA.iphone)); // served from a cache just before the delete
+    ctx.clicks.record('link', kept, userId, visit('8.8.8.8', UA.iphone));
+    ctx.clicks.record('qr', qr, userId, visit('8.8.8.8', UA.iphone));
+    await deleteLink(ctx.db, userId, gone);
     await deleteQr(ctx.db, userId, qr);
     await ctx.clicks.flush();
     expect(ctx.clicks.pending).toBe(0);
@@ -178,7 +178,7 @@ describe('ClickRecorder', () => {
     const visitors = new Map<number, Set<string>>(ids.map((id) => [id, new Set()]));
     visits.forEach((v, i) => visitors.get(ids[i % 20]!)!.add(`${v.ip} ${v.userAgent}`));
     const started = performance.now();
-    visits.forEach((v, i) => ctx.clicks.record('link', ids[i % 20]!, v));
+    visits.forEach((v, i) => ctx.clicks.record('link', ids[i % 20]!, userId, v));
     const recordMs = performance.now() - started;
     await ctx.clicks.flush();
     for (const id of ids) {
@@ -191,14 +191,14 @@ describe('ClickRecorder', () => {
   it('writes a batch as soon as batchMax visits wait; the rest waits for the timer or close()', async () => {
     const id = await newLink();
     const recorder = new ClickRecorder({ db: ctx.db, log: pino({ level: 'silent' }), secret: 's'.repeat(16), flushMs: 600_000, batchMax: 100 });
-    for (let i = 0; i < 250; i++) recorder.record('link', id, visit(`5.9.0.${i % 50}`, UA.linuxFirefox));
+    for (let i = 0; i < 250; i++) recorder.record('link', id, userId, visit(`5.9.0.${i % 50}`, UA.linuxFirefox));
     const clicks = async () => (await readStats(ctx, 'link', id)).clicks;
     const deadline = Date.now() + 2000;
     while ((await clicks()) < 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 50));
     expect(await clicks()).toBe(200); // two full batches; the last 50 are not written one by one
     expect(recorder.pending).toBe(50);
-    for (let i = 0; i < 30; i++) recorder.record('link', id, visit('5.9.0.1', UA.linuxFirefox));
+    for (let i = 0; i < 30; i++) recorder.record('link', id, userId, visit('5.9.0.1', UA.linuxFirefox));
     expect(recorder.pending).toBe(80);
     await recorder.close();
     expect(recorder.pending).toBe(0);
@@ -208,7 +208,7 @@ describe('ClickRecorder', () => {
   it('holds at most maxPending visits in memory', async () => {
     const id = await newLink();
     const recorder = new ClickRecorder({ db: ctx.db, log: pino({ level: 'silent' }), secret: 's'.repeat(16), flushMs: 600_000, batchMax: 1000, maxPending: 5 });
-    for (let i = 0; i < 8; i++) recorder.record('link', id, visit('5.9.0.1', UA.linuxFirefox));
+    for (let i = 0; i < 8; i++) recorder.record('link', id, userId, visit('5.9.0.1', UA.linuxFirefox));
     expect(recorder.pending).toBe(5);
     await recorder.close();
     expect((await readStats(ctx, 'link', id)).clicks).toBe(5);

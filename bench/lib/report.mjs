@@ -4,7 +4,7 @@
 const fmt = (n, d = 0) => n.toFixed(d).padStart(9);
 const find = (rows, name) => rows.find((r) => r.scenario === name);
 
-export function printReport({ rows, names, generator, run, minutes, created, stats, clicks, statsClicks, connections }) {
+export function printReport({ rows, names, generator, run, minutes, created, stats, series, clicks, statsClicks, connections }) {
   const direct = find(rows, names.direct);
   const grown = find(rows, names.grown);
   const zipf = find(rows, names.zipf);
@@ -18,6 +18,7 @@ export function printReport({ rows, names, generator, run, minutes, created, sta
   }
   console.log(`link creation: ${created.rps.toFixed(0)} links/s (${created.ok} created, p99 ${created.p99.toFixed(1)} ms)`);
   console.log(`GET /api/url/{id} with ${statsClicks} clicks (${connections} connections): p50 ${stats.p50.toFixed(1)} ms, p99 ${stats.p99.toFixed(1)} ms, ${stats.rps.toFixed(0)} req/s`);
+  console.log(`GET /api/stats/clicks, 90 days of the account holding every link (${connections} connections): p50 ${series.p50.toFixed(1)} ms, p99 ${series.p99.toFixed(1)} ms`);
   console.log(`clicks lost: ${clicks.single.lost} single-process, ${clicks.workers.lost} with WORKERS=2${surplus(clicks)}`);
   // rss_mb: the peak read right after each load run on the 1M-link server (idle, the collector gives memory back).
   const keys = {
@@ -25,7 +26,7 @@ export function printReport({ rows, names, generator, run, minutes, created, sta
     growth_ratio: (grown.ratio / direct.ratio).toFixed(2), clicks_lost: clicks.single.lost + clicks.workers.lost,
     create_per_s: created.rps.toFixed(0), stats_p99_ms: round(stats.p99), rss_mb: grown.rss.toFixed(0),
     cpu_ratio: direct.cpuRatio.toFixed(2), cpu_growth: (grown.cpuRatio / direct.cpuRatio).toFixed(2),
-    cpu_zipf: (zipf.cpuRatio / direct.cpuRatio).toFixed(2), generator,
+    cpu_zipf: (zipf.cpuRatio / direct.cpuRatio).toFixed(2), generator, series_p99_ms: round(series.p99),
   };
   console.log(`bench: ${Object.entries(keys).map(([k, v]) => `${k}=${v}`).join(' ')}`);
 }

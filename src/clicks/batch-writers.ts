@@ -2,8 +2,9 @@ import type SQLite from 'better-sqlite3';
 import type { Db } from '../db/connect.js';
 import { BoundedCache } from '../lib/bounded-cache.js';
 import { formatTimestamp } from '../lib/time.js';
-import { freshByHour, referrerRows, summaryRow, sumOf, targetKey, uniqueRows, type TargetBatch } from './derive.js';
-import { closedHours, splitHours } from './open-hour.js';
+import { AccountHours } from './account-hours.js';
+import { upsertAccountHours } from './account-store.js';
+import { earlierHourRows, freshVisitors, referrerRows, summaryRow, targetKey, uniqueRows, type TargetBatch } from './derive.js';
 import * as repo from './store.js';
 import { KINDS, type VisitBatch } from './visit-columns.js';
 
@@ -51,11 +52,13 @@ export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
       await repo.lockAgainst(trx, 'deletes');
       const targets = await withoutDeleted(trx, batched);
       const inserted = await repo.insertUniques(trx, targets.flatMap(uniqueRows));
-      const fresh = targets.map((t) => freshByHour(t, (visitor) => inserted.has(`${targetKey(t.kind, t.id)}:${visitor}`)));
-      const hours = targets.map((t, i) => splitHours(t, fresh[i]!));
+      const fresh = targets.map((t) => freshVisitors(t, (visitor) => inserted.has(`${targetKey(t.kind, t.id)}:${visitor}`)));
       await repo.upsertStats(trx, targets.flatMap(referrerRows));
-      const open = await repo.upsertSummaries(trx, targets.map((t, i) => summaryRow(t, sumOf(fresh[i]!), hours[i]!.open)));
-      await repo.upsertHours(trx, targets.flatMap((t, i) => closedHours(hours[i]!, open.get(targetKey(t.kind, t.id))!)));
+      await repo.upsertHours(trx, targets.flatMap((t, i) => earlierHourRows(t, fresh[i]!)));
+      await repo.upsertSummaries(trx, targets.map((t, i) => summaryRow(t, fresh[i]!)));
+      const accounts = new AccountHours();
+      targets.forEach((t, i) => accounts.add(t, fresh[i]!));
+      await upsertAccountHours(trx, accounts.rows());
     });
   };
   return { write, close: async () => {} };
@@ -87,16 +90,18 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (targets: TargetBatc
     ON CONFLICT (target_kind, target_id, dimension, label) DO UPDATE SET count = count + excluded.count`);
   const summary = sqlite.prepare(`INSERT INTO click_summaries (target_kind, target_id, clicks, uniques, labels, hour, hour_clicks, hour_uniques)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (target_kind, target_id) DO UPDATE SET clicks = clicks + excluded.clicks,
-    uniques = uniques + excluded.uniques, labels = ${repo.MERGE_LABELS_SQLITE}, ${repo.OPEN_HOUR_SET_SQL} RETURNING hour`).pluck();
+    uniques = uniques + excluded.uniques, labels = ${repo.MERGE_LABELS_SQLITE}, ${repo.OPEN_HOUR_SET_SQL}`);
   const unique = sqlite.prepare('INSERT OR IGNORE INTO click_uniques (target_kind, target_id, visitor_hash) VALUES (?, ?, ?)');
   const hour = sqlite.prepare(`INSERT INTO click_hours (target_kind, target_id, hour, clicks, uniques) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (target_kind, target_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques`);
+  const accountHour = sqlite.prepare(`INSERT INTO account_hours (user_id, hour, clicks, uniques) VALUES (?, ?, ?, ?)
+    ON CONFLICT (user_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques`);
   // Visitors this writer has committed recently: most clicks are repeat visits, and a pair known to be
   // stored needs no insert. Filled only after a commit, so a rolled-back batch leaves nothing behind.
   const known = new BoundedCache<string, true>(KNOWN_VISITORS);
   let committed: string[] = [];
 
-  const freshVisitors = (target: TargetBatch) => freshByHour(target, (visitor) => {
+  const freshOf = (target: TargetBatch) => freshVisitors(target, (visitor) => {
     const pair = `${target.kind}:${target.id}:${visitor}`;
     if (known.get(pair)) return false;
     committed.push(pair);
@@ -106,15 +111,17 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (targets: TargetBatc
     committed = [];
     const before = pruneDue();
     if (before) prune.run(before);
+    const accounts = new AccountHours();
     for (const target of targets) {
       if (deleted.get(target.kind, target.id) !== undefined) continue; // deleted since the visit
-      const fresh = freshVisitors(target);
-      const split = splitHours(target, fresh);
-      const s = summaryRow(target, sumOf(fresh), split.open);
-      const openHour = summary.get(s.target_kind, s.target_id, s.clicks, s.uniques, s.labels, s.hour, s.hour_clicks, s.hour_uniques) as number;
-      for (const h of closedHours(split, openHour)) hour.run(h.target_kind, h.target_id, h.hour, h.clicks, h.uniques);
+      const fresh = freshOf(target);
+      for (const h of earlierHourRows(target, fresh)) hour.run(h.target_kind, h.target_id, h.hour, h.clicks, h.uniques);
+      const s = summaryRow(target, fresh);
+      summary.run(s.target_kind, s.target_id, s.clicks, s.uniques, s.labels, s.hour, s.hour_clicks, s.hour_uniques);
       for (const r of referrerRows(target)) stat.run(r.target_kind, r.target_id, r.dimension, r.label, r.count);
+      accounts.add(target, fresh);
     }
+    for (const a of accounts.rows()) accountHour.run(a.user_id, a.hour, a.clicks, a.uniques);
   });
   return (targets) => {
     write.immediate(targets);

@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { ClickHoursTable, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../db/types.js';
-import type { OpenHour } from './open-hour.js';
 import { memoize } from '../lib/bounded-cache.js';
 import { normalizeIp } from '../lib/geo.js';
 import { FIELDS, KINDS, type VisitBatch } from './visit-columns.js';
@@ -15,12 +14,17 @@ export type Dimension = (typeof DIMENSIONS)[number];
 export interface TargetBatch {
   kind: TargetKind;
   id: number;
+  /** The account owning the target. */
+  owner: number;
   clicks: number;
   /** Label code → visits; codes index the batch's `labels`, shared by its targets. */
   counts: Map<number, number>;
   labels: BatchLabels;
-  /** UTC hour → clicks (a batch is about a second of visits: one hour, at times two). */
-  hours: Map<number, number>;
+  /** The latest UTC hour of its visits and its clicks in that hour; a batch is about a second of visits. */
+  hour: number;
+  hourClicks: number;
+  /** Clicks of earlier hours, by hour: null unless the batch straddles an hour (or a clock stepped back). */
+  earlier: Map<number, number> | null;
   /** Visitor hash → the hour of its first visit in the batch, where it counts as unique if new. */
   visitors: Map<string, number>;
 }
@@ -56,7 +60,7 @@ interface ReferrerCodes {
 export function clickAggregator(secret: string): (batch: VisitBatch) => TargetBatch[] {
   // Salted so a stored hash cannot be reversed by hashing every address; no raw IP is kept.
   const hashOf = memoize((visitor) => createHmac('sha256', secret).update(visitor).digest('hex').slice(0, 32), 10_000, 1_024);
-  return ({ kinds, ids, hours, fields, strings }) => {
+  return ({ kinds, ids, owners, hours, fields, strings }) => {
     const table = new LabelTable();
     const agents: AgentCodes[] = [];
     const countries: number[] = [];
@@ -74,11 +78,12 @@ export function clickAggregator(secret: string): (batch: VisitBatch) => TargetBa
       const pair = ip * strings.length + ua;
       let visitor = visitors.get(pair);
       if (visitor === undefined) visitors.set(pair, (visitor = hashOf(`${normalizeIp(strings[ip]!)}\n${strings[ua]}`)));
-      const target = targetOf(targets, kinds[i]!, ids[i]!, table);
+      const target = targetOf(targets, kinds[i]!, ids[i]!, owners[i]!, table);
       target.clicks += 1;
       const hour = hours[i]!;
       if (!target.visitors.has(visitor)) target.visitors.set(visitor, hour);
-      bump(target.hours, hour);
+      if (hour === target.hour) target.hourClicks += 1;
+      else addHour(target, hour);
       const { counts } = target;
       bump(counts, country);
       bump(counts, agent.browser);
@@ -133,11 +138,19 @@ function parseReferrer(table: LabelTable, referer: string): ReferrerCodes {
 }
 
 /** `kind` as VisitBatch stores it: an index into KINDS. */
-function targetOf(targets: Map<number, TargetBatch>, kind: number, id: number, labels: BatchLabels): TargetBatch {
+function targetOf(targets: Map<number, TargetBatch>, kind: number, id: number, owner: number, labels: BatchLabels): TargetBatch {
   const key = id * KINDS.length + kind;
   let target = targets.get(key);
-  if (!target) targets.set(key, (target = { kind: KINDS[kind]!, id, clicks: 0, counts: new Map(), labels, hours: new Map(), visitors: new Map() }));
+  if (!target) targets.set(key, (target = { kind: KINDS[kind]!, id, owner, clicks: 0, counts: new Map(), labels, hour: -1, hourClicks: 0, earlier: null, visitors: new Map() }));
   return target;
+}
+
+/** Counts a visit of another hour than the target's latest: a later hour becomes the latest. */
+function addHour(target: TargetBatch, hour: number): void {
+  if (hour < target.hour) return bump((target.earlier ??= new Map()), hour);
+  if (target.hourClicks > 0) (target.earlier ??= new Map()).set(target.hour, target.hourClicks);
+  target.hour = hour;
+  target.hourClicks = 1;
 }
 
 function bump(counts: Map<number, number>, code: number): void {
@@ -151,14 +164,17 @@ const SUMMARIZED = new Set<string>(['country', 'browser', 'os', 'social']);
 export const labelKey = (dimension: string, label: string) => `${dimension}:${label}`;
 
 /** The target's increments of its click_summaries row: counters, bounded-dimension labels as JSON, and its open hour. */
-export function summaryRow(target: TargetBatch, freshVisitors: number, open: OpenHour): Insertable<ClickSummariesTable> & OpenHour {
+export function summaryRow(target: TargetBatch, fresh: FreshVisitors): Insertable<ClickSummariesTable> {
   const labels: Record<string, number> = {};
   const { byCode } = target.labels;
   for (const [code, count] of target.counts) {
     const { dimension, label } = byCode[code]!;
     if (SUMMARIZED.has(dimension)) labels[labelKey(dimension, label)] = count;
   }
-  return { target_kind: target.kind, target_id: target.id, clicks: target.clicks, uniques: freshVisitors, labels: JSON.stringify(labels), ...open };
+  return {
+    target_kind: target.kind, target_id: target.id, clicks: target.clicks, uniques: fresh.total, labels: JSON.stringify(labels),
+    hour: target.hour, hour_clicks: target.hourClicks, hour_uniques: fresh.latest,
+  };
 }
 
 /** The target's referrer increments for click_stats, in lock order (by label). */
@@ -178,22 +194,32 @@ export function uniqueRows(target: TargetBatch): ClickUniquesTable[] {
   return [...target.visitors.keys()].sort().map((visitor_hash) => ({ target_kind: target.kind, target_id: target.id, visitor_hash }));
 }
 
-/** Counts the target's visitors that `isNew` (which records them) finds new, per hour of first visit. */
-export function freshByHour(target: TargetBatch, isNew: (visitor: string) => boolean): Map<number, number> {
-  const fresh = new Map<number, number>();
-  for (const [visitor, hour] of target.visitors) if (isNew(visitor)) bump(fresh, hour);
+/** Visitors new to a target: in all, in its latest hour, and by hour for earlier hours (null when none). */
+export interface FreshVisitors {
+  total: number;
+  latest: number;
+  earlier: Map<number, number> | null;
+}
+
+/** Counts the target's visitors that `isNew` (which records them) finds new, by the hour of their first visit. */
+export function freshVisitors(target: TargetBatch, isNew: (visitor: string) => boolean): FreshVisitors {
+  const fresh: FreshVisitors = { total: 0, latest: 0, earlier: null };
+  for (const [visitor, hour] of target.visitors) {
+    if (!isNew(visitor)) continue;
+    fresh.total += 1;
+    if (hour === target.hour) fresh.latest += 1;
+    else bump((fresh.earlier ??= new Map()), hour);
+  }
   return fresh;
 }
 
-/** The target's click_hours increments, by hour (lock order). */
-export function hourRows(target: TargetBatch, fresh: Map<number, number>): ClickHoursTable[] {
+/**
+ * The target's click_hours increments for the hours before its latest, in lock order; the latest goes to the
+ * summary's open hour (src/db/migrations/0006). Nearly always none.
+ */
+export function earlierHourRows(target: TargetBatch, fresh: FreshVisitors): ClickHoursTable[] {
+  if (target.earlier === null) return [];
   const { kind: target_kind, id: target_id } = target;
-  return [...target.hours].sort((a, b) => a[0] - b[0])
-    .map(([hour, clicks]) => ({ target_kind, target_id, hour, clicks, uniques: fresh.get(hour) ?? 0 }));
+  return [...target.earlier].sort((a, b) => a[0] - b[0])
+    .map(([hour, clicks]) => ({ target_kind, target_id, hour, clicks, uniques: fresh.earlier?.get(hour) ?? 0 }));
 }
-
-export const sumOf = (counts: Map<number, number>) => {
-  let total = 0;
-  for (const n of counts.values()) total += n;
-  return total;
-};

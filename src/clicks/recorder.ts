@@ -67,12 +67,12 @@ export class ClickRecorder {
 
   /** Hot path: append to columns and return. Parsing happens at flush time, off the request; the hour is
    *  taken here (from the request's own `now` when it has one), as a batch may straddle an hour. */
-  record(kind: TargetKind, id: number, visit: Visit): void {
+  record(kind: TargetKind, id: number, owner: number, visit: Visit): void {
     if (this.pending >= this.maxPending) {
       this.dropped += 1;
       return;
     }
-    this.filling.append(kind, id, visit, hourOf(visit.now ?? Date.now()));
+    this.filling.append(kind, id, owner, visit, hourOf(visit.now ?? Date.now()));
     if (this.filling.length < this.options.batchMax) return;
     this.push(this.filling.seal());
     if (!this.running && !this.kicked) {

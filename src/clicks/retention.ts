@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Db } from '../db/connect.js';
-import type { ClickDaysTable, TargetKind } from '../db/types.js';
+import type { AccountDaysTable, ClickDaysTable, TargetKind } from '../db/types.js';
+import { upsertAccountDays } from './account-store.js';
 import { isPostgres } from '../db/dialect.js';
 import { keyIn, lockAgainst, upsertHours } from './store.js';
 import { hourOf } from './visit-columns.js';
@@ -35,6 +36,7 @@ export const hourlyCutoff = (days: number, now = Date.now()) => hourOf(now) - da
 export async function rollUpHours(db: Db, beforeHour: number, options: RollUpOptions = {}): Promise<number> {
   const { batch = BATCH, shouldStop = () => false } = options;
   await closeOpenHours(db, beforeHour, batch, shouldStop);
+  await rollUpAccountHours(db, beforeHour, batch, shouldStop);
   let after: Key | null = null;
   let moved = 0;
   while (!shouldStop()) {
@@ -101,6 +103,30 @@ function moveRange(db: Db, beforeHour: number, after: Key | null, last: Key): Pr
     if (days.size > 0) await upsertDays(trx, [...days.values()]);
     return rows.length;
   });
+}
+
+/** The same for accounts' buckets: `batch` of the oldest hours per transaction, added to their days. */
+async function rollUpAccountHours(db: Db, beforeHour: number, batch: number, shouldStop: () => boolean): Promise<void> {
+  while (!shouldStop()) {
+    const moved = await db.transaction().execute(async (trx) => {
+      await lockAgainst(trx, 'deletes');
+      const oldest = sql`(select user_id, hour from account_hours where hour < ${beforeHour} order by user_id, hour limit ${batch})`;
+      const rows = await trx.deleteFrom('account_hours').where(sql<boolean>`(user_id, hour) in ${oldest}`)
+        .returning(['user_id', 'hour', 'clicks', 'uniques']).execute();
+      const days = new Map<string, AccountDaysTable>();
+      for (const row of rows) {
+        const day = Math.floor(Number(row.hour) / 24);
+        const into = days.get(`${row.user_id}:${day}`) ?? { user_id: Number(row.user_id), day, clicks: 0, uniques: 0 };
+        into.clicks += Number(row.clicks);
+        into.uniques += Number(row.uniques);
+        days.set(`${row.user_id}:${day}`, into);
+      }
+      if (days.size > 0) await upsertAccountDays(trx, [...days.values()].sort((a, b) => a.user_id - b.user_id || a.day - b.day));
+      return rows.length;
+    });
+    if (moved < batch) break;
+    await sleep(PAUSE_MS);
+  }
 }
 
 async function upsertDays(db: Db, rows: ClickDaysTable[]): Promise<void> {

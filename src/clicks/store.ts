@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Db } from '../db/connect.js';
+import { subtractFromAccount } from './account-store.js';
 import { isPostgres } from '../db/dialect.js';
 import type { ClickHoursTable, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../db/types.js';
 import { nowTimestamp } from '../lib/time.js';
@@ -74,29 +75,23 @@ const MERGE_LABELS_POSTGRES = `(select coalesce(jsonb_object_agg(key, total), '{
   (select * from jsonb_each_text(click_summaries.labels::jsonb) union all select * from jsonb_each_text(excluded.labels::jsonb)) e group by key) s)`;
 
 /**
- * The open hour of a summary after an upsert, the same SQL on both dialects: a later hour replaces it (a
- * trigger moves the old one to click_hours, src/db/migrations/0006), the same hour adds, an earlier one
- * leaves it (the writer, told the hour by RETURNING, writes that hour to click_hours itself).
+ * The open hour of a summary after an upsert, the same SQL on both dialects: the batch's hour is stored and
+ * its counts added when it is the same hour; triggers close a replaced hour or undo an earlier one
+ * (src/db/migrations/0006).
  */
-const later = 'excluded.hour > click_summaries.hour';
+const same = 'excluded.hour = click_summaries.hour';
 const OPEN_HOUR_SET = {
-  hour: `case when ${later} then excluded.hour else click_summaries.hour end`,
-  hour_clicks: `case when ${later} then excluded.hour_clicks when excluded.hour = click_summaries.hour
-    then click_summaries.hour_clicks + excluded.hour_clicks else click_summaries.hour_clicks end`,
-  hour_uniques: `case when ${later} then excluded.hour_uniques when excluded.hour = click_summaries.hour
-    then click_summaries.hour_uniques + excluded.hour_uniques else click_summaries.hour_uniques end`,
+  hour: 'excluded.hour',
+  hour_clicks: `case when ${same} then click_summaries.hour_clicks + excluded.hour_clicks else excluded.hour_clicks end`,
+  hour_uniques: `case when ${same} then click_summaries.hour_uniques + excluded.hour_uniques else excluded.hour_uniques end`,
 };
 export const OPEN_HOUR_SET_SQL = Object.entries(OPEN_HOUR_SET).map(([column, value]) => `${column} = ${value}`).join(', ');
 
-/**
- * Adds the batch's counters, labels and open hours to the targets' summaries, one row per target; returns
- * each one's open hour after the upsert (`kind:id` → hour).
- */
-export async function upsertSummaries(db: Db, rows: Insertable<ClickSummariesTable>[]): Promise<Map<string, number>> {
+/** Adds the batch's counters, labels and open hours to the targets' summaries, one row per target. */
+export async function upsertSummaries(db: Db, rows: Insertable<ClickSummariesTable>[]): Promise<void> {
   const merge = sql.raw<string>(isPostgres(db) ? MERGE_LABELS_POSTGRES : MERGE_LABELS_SQLITE);
-  const open = new Map<string, number>();
   await eachChunk(rows, async (chunk) => {
-    const returned = await db.insertInto('click_summaries').values(chunk)
+    await db.insertInto('click_summaries').values(chunk)
       .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet((eb) => ({
         clicks: eb('click_summaries.clicks', '+', eb.ref('excluded.clicks')),
         uniques: eb('click_summaries.uniques', '+', eb.ref('excluded.uniques')),
@@ -104,11 +99,8 @@ export async function upsertSummaries(db: Db, rows: Insertable<ClickSummariesTab
         hour: sql.raw<number>(OPEN_HOUR_SET.hour),
         hour_clicks: sql.raw<number>(OPEN_HOUR_SET.hour_clicks),
         hour_uniques: sql.raw<number>(OPEN_HOUR_SET.hour_uniques),
-      })))
-      .returning(['target_kind', 'target_id', 'hour']).execute();
-    for (const row of returned) open.set(`${row.target_kind}:${row.target_id}`, Number(row.hour));
+      }))).execute();
   });
-  return open;
 }
 
 type TargetKey = { target_kind: TargetKind; target_id: number };
@@ -154,16 +146,18 @@ export async function targetIdsOf(db: Db, kind: TargetKind, userId: number): Pro
 }
 
 /**
- * Forgets every click of the targets and remembers them as deleted, so visits still queued on any node
+ * Forgets every click of the targets (and takes them out of `owner`'s series; null when the account goes
+ * too) and remembers them as deleted, so visits still queued on any node
  * (served just before the delete) are dropped when written rather than recreating their rows. For the
  * features that delete links, QR codes or accounts, inside their transaction (the lock lasts until it ends).
  */
-export async function forgetTargets(db: Db, kind: TargetKind, ids: number[]): Promise<void> {
+export async function forgetTargets(db: Db, kind: TargetKind, ids: number[], owner: number | null): Promise<void> {
   if (ids.length === 0) return;
   await lockAgainst(db, 'click batches');
   const deleted_at = nowTimestamp();
   for (let i = 0; i < ids.length; i += MAX_VARIABLES) {
     const chunk = ids.slice(i, i + MAX_VARIABLES);
+    if (owner !== null) await subtractFromAccount(db, owner, kind, chunk);
     await db.insertInto('deleted_targets').values(chunk.map((target_id) => ({ target_kind: kind, target_id, deleted_at })))
       .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet({ deleted_at })).execute();
     for (const table of ['click_stats', 'click_summaries', 'click_uniques', 'click_hours', 'click_days'] as const) {

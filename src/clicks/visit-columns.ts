@@ -9,6 +9,8 @@ import type { TargetKind } from '../db/types.js';
 export interface VisitBatch {
   kinds: Uint8Array;
   ids: Float64Array;
+  /** Per visit: the account owning the target, for the account's own series. */
+  owners: Float64Array;
   /** Per visit: the UTC hour it was served in (hours since 1970), for the click series. */
   hours: Uint32Array;
   /** Per visit: indexes into `strings` of its ip, user agent and referer. */
@@ -33,17 +35,19 @@ const INITIAL = 1_024;
 export class VisitBuffer {
   private kinds = new Uint8Array(INITIAL);
   private ids = new Float64Array(INITIAL);
+  private owners = new Float64Array(INITIAL);
   private hours = new Uint32Array(INITIAL);
   private fields = new Uint32Array(INITIAL * FIELDS);
   private strings: string[] = [];
   private index = new Map<string, number>();
   length = 0;
 
-  append(kind: TargetKind, id: number, visit: Visit, hour: number): void {
+  append(kind: TargetKind, id: number, owner: number, visit: Visit, hour: number): void {
     if (this.length === this.kinds.length) this.grow();
     const at = this.length++;
     this.kinds[at] = kind === 'qr' ? 1 : 0;
     this.ids[at] = id;
+    this.owners[at] = owner;
     this.hours[at] = hour;
     this.fields[at * FIELDS] = this.intern(visit.ip);
     this.fields[at * FIELDS + 1] = this.intern(visit.userAgent);
@@ -53,7 +57,7 @@ export class VisitBuffer {
   /** The visits so far as a batch of their own; the buffer starts over empty. */
   seal(): VisitBatch {
     const n = this.length;
-    const batch = { kinds: this.kinds.slice(0, n), ids: this.ids.slice(0, n), hours: this.hours.slice(0, n), fields: this.fields.slice(0, n * FIELDS), strings: this.strings };
+    const batch = { kinds: this.kinds.slice(0, n), ids: this.ids.slice(0, n), owners: this.owners.slice(0, n), hours: this.hours.slice(0, n), fields: this.fields.slice(0, n * FIELDS), strings: this.strings };
     this.strings = [];
     this.index = new Map();
     this.length = 0;
@@ -72,11 +76,13 @@ export class VisitBuffer {
     kinds.set(this.kinds);
     const ids = new Float64Array(size);
     ids.set(this.ids);
+    const owners = new Float64Array(size);
+    owners.set(this.owners);
     const hours = new Uint32Array(size);
     hours.set(this.hours);
     const fields = new Uint32Array(size * FIELDS);
     fields.set(this.fields);
-    [this.kinds, this.ids, this.hours, this.fields] = [kinds, ids, hours, fields];
+    [this.kinds, this.ids, this.owners, this.hours, this.fields] = [kinds, ids, owners, hours, fields];
   }
 }
 

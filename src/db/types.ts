@@ -202,6 +202,21 @@ export interface ClickHoursTable {
   uniques: number;
 }
 
+/** An account's clicks per UTC hour (src/db/migrations/0006): the account-wide series. */
+export interface AccountHoursTable {
+  user_id: number;
+  hour: number;
+  clicks: number;
+  uniques: number;
+}
+
+export interface AccountDaysTable {
+  user_id: number;
+  day: number;
+  clicks: number;
+  uniques: number;
+}
+
 export interface ClickDaysTable {
   target_kind: TargetKind;
   target_id: number;
@@ -240,6 +255,8 @@ export interface Database {
   deleted_targets: DeletedTargetsTable;
   click_hours: ClickHoursTable;
   click_days: ClickDaysTable;
+  account_hours: AccountHoursTable;
+  account_days: AccountDaysTable;
   sessions: SessionsTable;
 }
 

@@ -69,12 +69,13 @@ export function apiGate(ctx: AppContext, store: RateLimitStore, accountByKey: Ke
     reply.header('X-RateLimit-Reset', Math.ceil(state.resetAt / 1000));
     if (state.count > caller.max) throw failLater('rate_limited', Math.max(Math.ceil((state.resetAt - now) / 1000), 1));
     if ((caller.account?.session || route.dashboard) && !sameOrigin(req, ctx.config.DASHBOARD_ORIGIN)) throw fail('csrf_invalid');
+    req.account = caller.account;
+    // Sign-in and setup act with no session, so a live one's token is not asked for (their Origin was checked).
+    if (route.auth === 'none') return;
     const session = caller.account?.session;
     if (session && !SAFE_METHODS.has(req.method) && !constantTimeEqual(String(req.headers['x-csrf-token'] ?? ''), session.csrf)) {
       throw fail('csrf_invalid');
     }
-    req.account = caller.account;
-    if (route.auth === 'none') return;
     if (!caller.account || (route.auth === 'session' && !session)) throw fail(caller.deadSession || route.auth === 'session' ? 'session_invalid' : 'key_required');
   };
 }

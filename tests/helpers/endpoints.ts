@@ -61,6 +61,14 @@ export const ENDPOINTS: Endpoint[] = [
   ...crud('qr', 'qr', 'qr', { type: 'link', data: { url }, background: 'rgb(255,255,255)', foreground: 'rgb(0,0,0)', logo: '', name: 'Q' },
     { data: { url }, foreground: 'rgb(10,10,10)' }),
   { method: 'GET', path: '/api/qr/:id', params: { id: 'qr' } },
+  // The dashboard's session endpoints (they answer on the default domain's host, which the fuzz test sends).
+  { method: 'GET', path: '/api/session', params: {} },
+  { method: 'POST', path: '/api/session', params: {}, body: { email: 'fuzz@example.com', password: 'long enough pass' } },
+  { method: 'DELETE', path: '/api/session', params: {} },
+  { method: 'DELETE', path: '/api/sessions', params: {} },
+  { method: 'GET', path: '/api/session/setup', params: {} },
+  { method: 'POST', path: '/api/session/setup', params: {}, body: { token: 'fuzz', email: 'fuzz@example.com', password: 'long enough pass' } },
+  { method: 'POST', path: '/api/session/register', params: {}, body: { email: 'fuzz@example.com', password: 'long enough pass' } },
 ];
 
 /** Fills a path template: `values` maps each placeholder to its (already URL-safe) segment. */

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connect.js';
 import type { UserRow } from '../../db/types.js';
+import { forgetAccountSeries } from '../../clicks/account-store.js';
 import { forgetTargets, targetIdsOf } from '../../clicks/store.js';
 
 export function findAccountByKeyHash(db: Db, keyHash: string) {
@@ -45,7 +46,8 @@ export function listUsers(db: Db) {
 /** Deletes the account; its rows go by cascade, the statistics of its links and QR codes with them. */
 export async function deleteUser(db: Db, id: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (const kind of ['link', 'qr'] as const) await forgetTargets(trx, kind, await targetIdsOf(trx, kind, id));
+    for (const kind of ['link', 'qr'] as const) await forgetTargets(trx, kind, await targetIdsOf(trx, kind, id), null);
+    await forgetAccountSeries(trx, id);
     await trx.deleteFrom('users').where('id', '=', id).execute();
   });
 }

@@ -22,7 +22,7 @@ export function campaignPublicRoutes(app: App, ctx: AppContext): void {
     const target = await rotator.next(req.params.slug, req.method === 'GET');
     if (!target) return reply.callNotFound();
     if (target.count && req.method === 'GET') {
-      ctx.clicks.record('link', target.linkId, {
+      ctx.clicks.record('link', target.linkId, target.owner, {
         ip: req.ip, userAgent: header(req, 'user-agent'), referer: header(req, 'referer'),
       });
     }

@@ -83,6 +83,7 @@ export function findCampaignIdBySlug(db: Db, slug: string) {
 
 export interface CampaignLinkRow {
   id: number;
+  user_id: number;
   alias: string;
   title: string;
   meta_title: string;
@@ -97,7 +98,7 @@ export interface CampaignLinkRow {
 export function campaignLinks(db: Db, campaignId: number, limit: number): Promise<CampaignLinkRow[]> {
   return db.selectFrom('links')
     .leftJoin('domains', 'domains.id', 'links.domain_id')
-    .select(['links.id', 'links.alias', 'links.title', 'links.meta_title', 'links.long_url', 'links.password_hash', 'links.expiry', 'domains.scheme', 'domains.host'])
+    .select(['links.id', 'links.user_id', 'links.alias', 'links.title', 'links.meta_title', 'links.long_url', 'links.password_hash', 'links.expiry', 'domains.scheme', 'domains.host'])
     .where('links.campaign_id', '=', campaignId)
     .orderBy('links.id')
     .limit(limit)

@@ -12,6 +12,7 @@ const MAX_ENTRIES = 10_000;
 
 export interface RotatorTarget {
   linkId: number;
+  owner: number;
   url: string;
   /** False when the visitor goes through the short link, which counts the click itself. */
   count: boolean;
@@ -90,7 +91,7 @@ export class Rotator {
     return {
       id: row.id,
       expiresAt: row.expiry ? (parseTimestamp(row.expiry)?.getTime() ?? null) : null,
-      target: { linkId: row.id, url: guarded ? shortUrl(this.ctx.config, domain, row.alias) : (httpHref(row.long_url) ?? row.long_url), count: !guarded },
+      target: { linkId: row.id, owner: row.user_id, url: guarded ? shortUrl(this.ctx.config, domain, row.alias) : (httpHref(row.long_url) ?? row.long_url), count: !guarded },
       linkKey: cacheKeys.link(row.host ?? this.ctx.config.DEFAULT_HOST, row.alias),
     };
   }

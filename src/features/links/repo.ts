@@ -82,11 +82,11 @@ export async function addToChannel(db: Db, channelId: number, linkId: number): P
 }
 
 /** Removes the link with its channel entries, pixel assignments and statistics, in one transaction. */
-export async function deleteLink(db: Db, id: number): Promise<void> {
+export async function deleteLink(db: Db, userId: number, id: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('channel_items').where('item_type', '=', 'links').where('item_id', '=', id).execute();
     await trx.deleteFrom('link_pixels').where('link_id', '=', id).execute();
     await trx.deleteFrom('links').where('id', '=', id).execute();
-    await forgetTargets(trx, 'link', [id]);
+    await forgetTargets(trx, 'link', [id], userId);
   });
 }

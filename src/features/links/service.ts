@@ -161,5 +161,5 @@ export async function updateLink(ctx: AppContext, userId: number, id: number, in
 
 export async function deleteLink(ctx: AppContext, userId: number, id: number): Promise<void> {
   await ownLink(ctx, userId, id);
-  await invalidateLinksAround(ctx, [id], () => repo.deleteLink(ctx.db, id));
+  await invalidateLinksAround(ctx, [id], () => repo.deleteLink(ctx.db, userId, id));
 }

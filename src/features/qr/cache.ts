@@ -5,6 +5,7 @@ import { cacheKeys } from '../../lib/cache-keys.js';
 /** What the scan address needs: null caches "no such link code" so random slugs do not reach the database. */
 export interface ScanTarget {
   id: number;
+  owner: number;
   destination: string;
 }
 

@@ -57,7 +57,7 @@ export function qrPublicRoutes(app: App, ctx: AppContext): void {
     const target = await scanTarget(ctx, req.params.slug);
     if (!target) return reply.callNotFound();
     if (req.method === 'GET') {
-      ctx.clicks.record('qr', target.id, {
+      ctx.clicks.record('qr', target.id, target.owner, {
         ip: req.ip,
         userAgent: req.headers['user-agent'] ?? '',
         referer: req.headers.referer ?? '',

@@ -35,7 +35,7 @@ export function findQrBySlug(db: Db, slug: string) {
 }
 
 export function findScanTarget(db: Db, slug: string) {
-  return db.selectFrom('qr_codes').select(['id', 'type', 'data']).where('slug', '=', slug).executeTakeFirst();
+  return db.selectFrom('qr_codes').select(['id', 'user_id', 'type', 'data']).where('slug', '=', slug).executeTakeFirst();
 }
 
 export async function insertQr(db: Db, row: Insertable<QrCodesTable>): Promise<number> {
@@ -54,7 +54,7 @@ export function deleteQr(db: Db, userId: number, id: number): Promise<string | u
       .returning('slug').executeTakeFirst();
     if (!deleted) return undefined;
     await trx.deleteFrom('channel_items').where('item_type', '=', 'qr').where('item_id', '=', id).execute();
-    await forgetTargets(trx, 'qr', [id]);
+    await forgetTargets(trx, 'qr', [id], userId);
     return deleted.slug;
   });
 }

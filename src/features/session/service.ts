@@ -53,7 +53,7 @@ export async function startSession(ctx: AppContext, user: { id: number; email: s
   return { token, maxAgeS: maxMs(ctx) / 1000, view: viewOf(ctx, row, user.email) };
 }
 
-/** The live session a token names, or null; an ended one is deleted on the way. Read from the database every time, so a revocation on any node counts at once. */
+/** The live session a token names, or null; an ended one is deleted on the way. Read every time, so a sign-out on any node counts at once (docs/performance.md#session-no-cache). */
 async function liveSession(ctx: AppContext, token: string, now: number): Promise<SessionRow | null> {
   const hash = hashApiKey(token);
   const row = await repo.findSession(ctx.db, hash);

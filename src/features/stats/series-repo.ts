@@ -43,7 +43,7 @@ function add(into: Map<number, Bucket>, rows: Row[]): void {
 
 /**
  * Hourly counts of one kind of target from `fromHour` to `toHour` (both included): the closed hours of
- * click_hours and each summary's open hour, the latest one, not moved there yet (src/clicks/open-hour.ts).
+ * click_hours and each summary's open hour, the latest one, not moved there yet (src/db/migrations/0006).
  */
 const hourCounts = (kind: TargetKind, ids: RawBuilder<unknown>, fromHour: number, toHour: number) => sql`(
   select hour, clicks, uniques from click_hours
@@ -51,9 +51,19 @@ const hourCounts = (kind: TargetKind, ids: RawBuilder<unknown>, fromHour: number
   union all select hour, hour_clicks, hour_uniques from click_summaries
     where target_kind = ${kind} and target_id in ${ids} and hour >= ${fromHour} and hour <= ${toHour} and hour_clicks > 0) h`;
 
+/** A whole account's series reads its own buckets (src/db/migrations/0006), a row per bucket whatever its links. */
+const wholeAccount = (scope: SeriesScope): number | null =>
+  'userId' in scope && !scope.campaignId && !scope.channelId ? scope.userId : null;
+
 /** The scope's clicks per UTC hour from `fromHour` to `toHour` (both included); hours without clicks are absent. */
 export async function hourSums(db: Db, scope: SeriesScope, fromHour: number, toHour: number): Promise<Map<number, Bucket>> {
   const sums = new Map<number, Bucket>();
+  const account = wholeAccount(scope);
+  if (account !== null) {
+    add(sums, (await sql<Row>`select hour as bucket, clicks, uniques from account_hours
+      where user_id = ${account} and hour >= ${fromHour} and hour <= ${toHour}`.execute(db)).rows);
+    return sums;
+  }
   for (const { kind, ids } of idSets(scope)) {
     const { rows } = await sql<Row>`select hour as bucket, sum(clicks) as clicks, sum(uniques) as uniques
       from ${hourCounts(kind, ids, fromHour, toHour)} group by hour`.execute(db);
@@ -68,6 +78,14 @@ export async function hourSums(db: Db, scope: SeriesScope, fromHour: number, toH
  */
 export async function daySums(db: Db, scope: SeriesScope, fromDay: number, toDay: number): Promise<Map<number, Bucket>> {
   const sums = new Map<number, Bucket>();
+  const account = wholeAccount(scope);
+  if (account !== null) {
+    add(sums, (await sql<Row>`select day as bucket, clicks, uniques from account_days
+      where user_id = ${account} and day >= ${fromDay} and day <= ${toDay}`.execute(db)).rows);
+    add(sums, (await sql<Row>`select hour / 24 as bucket, sum(clicks) as clicks, sum(uniques) as uniques from account_hours
+      where user_id = ${account} and hour >= ${fromDay * 24} and hour <= ${toDay * 24 + 23} group by hour / 24`.execute(db)).rows);
+    return sums;
+  }
   for (const { kind, ids } of idSets(scope)) {
     const days = await sql<Row>`select day as bucket, sum(clicks) as clicks, sum(uniques) as uniques from click_days
       where target_kind = ${kind} and target_id in ${ids} and day >= ${fromDay} and day <= ${toDay} group by day`.execute(db);

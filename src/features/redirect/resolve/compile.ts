@@ -18,6 +18,8 @@ export type LinkType = 'direct' | 'frame' | 'splash' | 'overlay';
 export interface CompiledLink {
   kind: 'link';
   id: number;
+  /** The owning account, whose series counts the click. */
+  owner: number;
   alias: string;
   shortUrl: string;
   /** Password cookies get `Secure` when the short URL is https. */
@@ -118,6 +120,7 @@ function fromRow(deps: CompileDeps, row: PublicLinkRow, domain: DomainRef | null
   return {
     kind: 'link',
     id: row.id,
+    owner: row.user_id,
     alias: row.alias,
     shortUrl: url,
     secure: url.startsWith('https:'),

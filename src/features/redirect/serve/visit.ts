@@ -43,7 +43,7 @@ export function answerVisit(ctx: AppContext, found: Lookup, visit: ServedVisit):
   let decision = decide(found, visit, ctx.secret);
   if (found.pixels && normalizeHost(visit.host) === ctx.config.DASHBOARD_HOST) decision = sandboxed(decision);
   if (decision.count && visit.method === 'GET') {
-    ctx.clicks.record('link', found.id, visit); // only its ip, user agent and referer are kept
+    ctx.clicks.record('link', found.id, found.owner, visit); // only its ip, user agent and referer are kept
   }
   return decision;
 }
