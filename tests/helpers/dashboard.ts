@@ -45,7 +45,7 @@ export async function capture(page: Page, name: string, axeResults: Record<strin
     await settle(page);
     await screenshot(page, `dashboard-${name}`, true);
     // Usable at phone width: nothing wider than the screen, so nothing needs a sideways scroll.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width} px`).toBeLessThanOrEqual(width);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth'), `${name} at ${width} px`).toBeLessThanOrEqual(width);
     axeResults[`${name}-${width}`] = await seriousViolations(page);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
