@@ -130,6 +130,7 @@ describe('an export of 100k links', () => {
       nextSample = bytes + 2 * 1024 * 1024;
       if (peak === 0) await sleep(500); // a slow reader: the server must wait for it, not read ahead
       peak = Math.max(peak, heap() - before);
+      console.log('sample', bytes, peak);
     }
     expect(lines).toBe(LINKS + 1);
     expect(bytes).toBeGreaterThan(10 * 1024 * 1024);
