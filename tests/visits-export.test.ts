@@ -86,3 +86,14 @@ describe('visit exports', () => {
     expect(bad.body).toMatchObject({ error: 1, code: 'invalid_field' });
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents the visit log and the CSV answers of the exports', async () => {
+    const { paths } = (await t.server.call('GET', '/api/openapi.json')).body;
+    for (const path of ['/api/url/{id}/visits', '/api/qr/{id}/visits']) expect(paths[path].get.responses['200'].content['application/json']).toBeDefined();
+    for (const path of ['/api/url/{id}/visits/export', '/api/qr/{id}/visits/export', '/api/visits/export']) {
+      expect(paths[path].get.responses['200'].content['text/csv'], path).toBeDefined();
+      expect(paths[path].get.description, path).toContain('No IP address');
+    }
+  });
+});
