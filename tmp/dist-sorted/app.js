@@ -1,0 +1,105 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { createServer } from 'node:http';
+import { sql } from 'kysely';
+import Fastify, { LogController } from 'fastify';
+import { accountRoutes } from './features/account/routes.js';
+import { accountByApiKey } from './features/account/service.js';
+import { campaignRoutes } from './features/campaigns/routes.js';
+import { channelRoutes } from './features/channels/routes.js';
+import { domainRoutes } from './features/domains/routes.js';
+import { linkRoutes } from './features/links/routes.js';
+import { customPageRoutes } from './features/custom-pages/routes.js';
+import { pixelRoutes } from './features/pixels/routes.js';
+import { qrRoutes } from './features/qr/routes.js';
+import { seriesRoutes } from './features/stats/series-routes.js';
+import { visitRoutes } from './features/stats/visits-routes.js';
+import { campaignPublicRoutes } from './features/campaigns/public-routes.js';
+import { qrPublicRoutes } from './features/qr/public-routes.js';
+import { leanFront } from './features/redirect/serve/front.js';
+import { publicRoutes } from './features/redirect/serve/routes.js';
+import { apiGate } from './http/auth.js';
+import { ErrorBody } from './http/envelopes.js';
+import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/errors.js';
+import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
+import { MemoryRateLimitStore } from './http/rate-limit.js';
+import { validatorCompiler } from './http/validation.js';
+import { checkReadiness } from './lib/readiness.js';
+import { RedisRateLimitStore } from './http/redis-rate-limit.js';
+const API_FEATURES = [accountRoutes, domainRoutes, customPageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes, seriesRoutes, visitRoutes];
+/** Builds the Redirectory HTTP app on a context; never listens (server.ts and the tests do). */
+export async function buildApp(ctx, options = {}) {
+    const app = Fastify({
+        loggerInstance: ctx.log,
+        trustProxy: ctx.config.TRUST_PROXY,
+        bodyLimit: BODY_LIMIT,
+        // Per-request log lines would dominate the redirect path; errors are still logged.
+        logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(ctx.config.LOG_LEVEL) }),
+        routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+        frameworkErrors: answerFrameworkError,
+        clientErrorHandler: answerClientError,
+        // Cached short links are answered before Fastify's per-request work; the rest reaches Fastify unchanged.
+        serverFactory: (handler) => createServer(leanFront(ctx, handler)),
+    }).withTypeProvider();
+    app.setValidatorCompiler(validatorCompiler());
+    app.decorateRequest('account', null);
+    app.addSchema(ErrorBody);
+    registerJsonBody(app);
+    registerErrorHandler(app);
+    await registerDocs(app, ctx);
+    const store = options.rateLimitStore
+        ?? (ctx.redis ? new RedisRateLimitStore(ctx.redis, ctx.config.REDIS_PREFIX, ctx.log) : new MemoryRateLimitStore());
+    app.addHook('onClose', () => store.close());
+    await app.register(async (api) => {
+        api.addHook('onRequest', apiGate(ctx, store, (key) => accountByApiKey(ctx, key)));
+        for (const feature of API_FEATURES)
+            feature(api, ctx);
+        // `/api` itself is no endpoint, but without this the public `/:alias` route would answer it with a page.
+        api.all('/', { schema: { hide: true } }, (_req, reply) => reply.callNotFound());
+    }, { prefix: '/api' });
+    app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' })); // liveness: no I/O
+    app.get('/ready', { schema: { hide: true } }, async (_req, reply) => {
+        const { ready, ...checks } = await checkReadiness(readinessProbes(ctx));
+        return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', ...checks });
+    });
+    qrPublicRoutes(app, ctx);
+    campaignPublicRoutes(app, ctx);
+    publicRoutes(app, ctx); // last: it owns the catch-all /:alias
+    return app;
+}
+function readinessProbes(ctx) {
+    const redis = ctx.redis;
+    return { database: () => sql `select 1`.execute(ctx.db), redis: redis && (() => redis.ping()) };
+}
+async function registerDocs(app, ctx) {
+    await app.register(fastifySwagger, {
+        openapi: {
+            openapi: '3.0.3',
+            info: {
+                title: 'Redirectory API',
+                version: '1.0.0',
+                description: 'Short links, branded domains, campaigns, channels, pixels and QR codes. Send `Authorization: Bearer <API_KEY>`. ' +
+                    'Failures answer `{"error":1,"message":"…","code":"…"}` (codes: see ErrorBody) with 400 (invalid input), 401 (missing or unknown key), ' +
+                    '404 (unknown id, including ids of other accounts), 409 (name or alias taken), 413 (body over 1 MB), ' +
+                    `429 (over ${ctx.config.RATE_LIMIT_MAX} requests per ${ctx.config.RATE_LIMIT_WINDOW_S} s, with Retry-After).`,
+            },
+            servers: [{ url: ctx.config.BASE_URL }],
+            components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+            security: [{ bearer: [] }],
+        },
+    });
+    // The docs are a page like any other: its own CSP (never framed), nosniff and a referrer policy.
+    await app.register(fastifySwaggerUi, {
+        routePrefix: '/docs',
+        staticCSP: true,
+        // Not upgrade-insecure-requests: on a plain-http installation it would send the docs' own assets to https.
+        transformStaticCSP: (csp) => csp.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ''),
+        uiHooks: {
+            onRequest: async (_req, reply) => {
+                reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'strict-origin-when-cross-origin');
+            },
+        },
+    });
+    app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+//# sourceMappingURL=app.js.map

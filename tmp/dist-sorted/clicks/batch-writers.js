@@ -1,0 +1,134 @@
+import { BoundedCache } from '../lib/bounded-cache.js';
+import { formatTimestamp } from '../lib/time.js';
+import { AccountHours } from './account-hours.js';
+import { upsertAccountHours } from './account-store.js';
+import { earlierHourRows, freshVisitors, referrerRows, summaryRow, targetKey, uniqueRows } from './derive.js';
+import * as repo from './store.js';
+import { KINDS } from './visit-columns.js';
+import { eachVisit, visitRows } from './visit-log.js';
+/** Deletions are remembered a day (src/db/migrations/0002), and forgotten about once an hour. */
+const REMEMBER_DELETED_MS = 24 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
+/** Answers the cut-off for forgetting old deletions when a prune is due, else null. */
+function pruneSchedule() {
+    let next = 0;
+    return () => {
+        const now = Date.now();
+        if (now < next)
+            return null;
+        next = now + PRUNE_EVERY_MS;
+        return formatTimestamp(new Date(now - REMEMBER_DELETED_MS));
+    };
+}
+/**
+ * PostgreSQL (and any Kysely dialect): multi-row statements, a round trip per chunk. Deleted targets are
+ * checked under the lock against deletes. Visitors go first: their inserts say how many are new, which
+ * the counters then add.
+ */
+export function kyselyBatchWriter(db, aggregate) {
+    const pruneDue = pruneSchedule();
+    const write = async (batch) => {
+        const before = pruneDue();
+        if (before)
+            await repo.pruneDeletedTargets(db, before);
+        const { targets: batched, visits } = aggregate(batch);
+        if (batched.length === 0)
+            return;
+        await db.transaction().execute(async (trx) => {
+            await repo.lockAgainst(trx, 'deletes');
+            const deleted = await deletedOf(trx, batched);
+            const targets = batched.filter((t) => !deleted.has(targetKey(t.kind, t.id)));
+            const inserted = await repo.insertUniques(trx, targets.flatMap(uniqueRows));
+            const fresh = targets.map((t) => freshVisitors(t, (visitor) => inserted.has(`${targetKey(t.kind, t.id)}:${visitor}`)));
+            await repo.upsertStats(trx, targets.flatMap(referrerRows));
+            await repo.upsertHours(trx, targets.flatMap((t, i) => earlierHourRows(t, fresh[i])));
+            await repo.upsertSummaries(trx, targets.map((t, i) => summaryRow(t, fresh[i])));
+            const accounts = new AccountHours();
+            targets.forEach((t, i) => accounts.add(t, fresh[i]));
+            await upsertAccountHours(trx, accounts.rows());
+            await repo.insertVisits(trx, visitRows(visits, (kind, id) => deleted.size > 0 && deleted.has(targetKey(kind, id))));
+        });
+    };
+    return { write, close: async () => { } };
+}
+/** The batch's targets deleted since their visits, by targetKey. */
+async function deletedOf(db, targets) {
+    const deleted = new Set();
+    for (const kind of KINDS) {
+        const ids = targets.filter((t) => t.kind === kind).map((t) => t.id);
+        if (ids.length === 0)
+            continue;
+        for (const id of await repo.deletedTargets(db, kind, ids))
+            deleted.add(targetKey(kind, id));
+    }
+    return deleted;
+}
+/** Visitor pairs the SQLite writer remembers as stored. */
+const KNOWN_VISITORS = 50_000;
+/**
+ * SQLite: the same writes through statements prepared once, in one synchronous transaction, target by
+ * target so each one's rows are written while their pages are at hand (docs/performance.md#prepared-writes).
+ * Used by the writer thread (src/clicks/click-writer-thread.ts).
+ */
+export function sqliteClickWriter(sqlite) {
+    const deleted = sqlite.prepare('SELECT 1 FROM deleted_targets WHERE target_kind = ? AND target_id = ?').pluck();
+    const prune = sqlite.prepare('DELETE FROM deleted_targets WHERE deleted_at < ?');
+    const pruneDue = pruneSchedule();
+    const stat = sqlite.prepare(`INSERT INTO click_stats (target_kind, target_id, dimension, label, count) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (target_kind, target_id, dimension, label) DO UPDATE SET count = count + excluded.count`);
+    const summary = sqlite.prepare(`INSERT INTO click_summaries (target_kind, target_id, clicks, uniques, labels, hour, hour_clicks, hour_uniques)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (target_kind, target_id) DO UPDATE SET clicks = clicks + excluded.clicks,
+    uniques = uniques + excluded.uniques, labels = ${repo.MERGE_LABELS_SQLITE}, ${repo.OPEN_HOUR_SET_SQL}`);
+    const unique = sqlite.prepare('INSERT OR IGNORE INTO click_uniques (target_kind, target_id, visitor_hash) VALUES (?, ?, ?)');
+    const hour = sqlite.prepare(`INSERT INTO click_hours (target_kind, target_id, hour, clicks, uniques) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (target_kind, target_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques`);
+    const accountHour = sqlite.prepare(`INSERT INTO account_hours (user_id, hour, clicks, uniques) VALUES (?, ?, ?, ?)
+    ON CONFLICT (user_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques`);
+    const visit = sqlite.prepare('INSERT INTO visits (target_kind, target_id, at, country, referrer, browser, os, device, rule) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    const logVisit = (kind, id, at, country, referrer, browser, os, device, rule) => {
+        visit.run(kind, id, at, country, referrer, browser, os, device, rule);
+    };
+    // Visitors this writer has committed recently: most clicks are repeat visits, and a pair known to be
+    // stored needs no insert. Filled only after a commit, so a rolled-back batch leaves nothing behind.
+    const known = new BoundedCache(KNOWN_VISITORS);
+    let committed = [];
+    const freshOf = (target) => freshVisitors(target, (visitor) => {
+        const pair = `${target.kind}:${target.id}:${visitor}`;
+        if (known.get(pair))
+            return false;
+        committed.push(pair);
+        return unique.run(target.kind, target.id, visitor).changes > 0;
+    });
+    const write = sqlite.transaction(({ targets, visits }) => {
+        committed = [];
+        const before = pruneDue();
+        if (before)
+            prune.run(before);
+        const accounts = new AccountHours();
+        const gone = new Set();
+        for (const target of targets) {
+            if (deleted.get(target.kind, target.id) !== undefined) { // deleted since the visit
+                gone.add(targetKey(target.kind, target.id));
+                continue;
+            }
+            const fresh = freshOf(target);
+            for (const h of earlierHourRows(target, fresh))
+                hour.run(h.target_kind, h.target_id, h.hour, h.clicks, h.uniques);
+            const s = summaryRow(target, fresh);
+            summary.run(s.target_kind, s.target_id, s.clicks, s.uniques, s.labels, s.hour, s.hour_clicks, s.hour_uniques);
+            for (const r of referrerRows(target))
+                stat.run(r.target_kind, r.target_id, r.dimension, r.label, r.count);
+            accounts.add(target, fresh);
+        }
+        for (const a of accounts.rows())
+            accountHour.run(a.user_id, a.hour, a.clicks, a.uniques);
+        if (visits)
+            eachVisit(visits, (kind, id) => gone.size > 0 && gone.has(targetKey(kind, id)), logVisit);
+    });
+    return (batch) => {
+        write.immediate(batch);
+        for (const pair of committed)
+            known.set(pair, true);
+    };
+}
+//# sourceMappingURL=batch-writers.js.map

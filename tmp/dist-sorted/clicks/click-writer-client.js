@@ -1,0 +1,65 @@
+import { Worker } from 'node:worker_threads';
+// Compiled, the thread is a .js file beside this one; under the TypeScript sources (tests, the CLI) it
+// is the .ts file, loaded through tsx.
+const SOURCE = import.meta.url.endsWith('.ts');
+const ENTRY = new URL(`./click-writer-thread.${SOURCE ? 'ts' : 'js'}`, import.meta.url);
+/** Node 20 applies no --import hooks to a worker's entry: under the sources, tsx is registered first. */
+function spawnThread(data) {
+    // A batch is at most CLICK_BATCH_MAX visits; a small heap makes the thread collect its garbage early
+    // instead of growing the process by a heap of its own.
+    const resourceLimits = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
+    if (!SOURCE)
+        return new Worker(ENTRY, { workerData: data, resourceLimits });
+    const tsx = import.meta.resolve('tsx/esm/api');
+    const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(ENTRY.href)}); })`;
+    return new Worker(boot, { eval: true, workerData: data, resourceLimits });
+}
+/**
+ * Hands each batch to the writer thread and resolves when it is committed. A thread that dies fails
+ * the batches it held (the recorder puts them back and retries) and is started again on the next batch.
+ */
+export function threadBatchWriter(data, log) {
+    let worker = null;
+    let next = 0;
+    const waiting = new Map();
+    const start = () => {
+        const thread = spawnThread(data);
+        thread.on('message', ({ id, error }) => {
+            const entry = waiting.get(id);
+            waiting.delete(id);
+            if (error)
+                entry?.reject(new Error(error));
+            else
+                entry?.resolve();
+        });
+        const fail = (error) => {
+            if (worker === thread)
+                worker = null;
+            for (const entry of waiting.values())
+                entry.reject(error);
+            waiting.clear();
+        };
+        thread.on('error', (error) => {
+            log.error({ err: error }, 'click writer thread failed');
+            fail(error);
+        });
+        thread.on('exit', (code) => fail(new Error(`click writer thread exited with ${code}`)));
+        return thread;
+    };
+    return {
+        write: (batch) => new Promise((resolve, reject) => {
+            worker ??= start();
+            const id = ++next;
+            waiting.set(id, { resolve, reject });
+            // Copied, not transferred: a batch that fails is written again.
+            worker.postMessage({ id, batch });
+        }),
+        close: async () => {
+            const thread = worker;
+            worker = null;
+            if (thread)
+                await thread.terminate();
+        },
+    };
+}
+//# sourceMappingURL=click-writer-client.js.map

@@ -1,0 +1,179 @@
+import { createHmac } from 'node:crypto';
+import { memoize } from '../lib/bounded-cache.js';
+import { normalizeIp } from '../lib/geo.js';
+import { FIELDS, KINDS } from './visit-columns.js';
+import { countryOf, describeAgent, deviceKind, referrerHost, socialNetwork, UNKNOWN } from '../lib/visitor.js';
+import { visitLog } from './visit-log.js';
+/** Dimensions of label counts: referrers in click_stats, the others in click_summaries. */
+export const DIMENSIONS = ['country', 'referrer', 'browser', 'os', 'social'];
+export const targetKey = (kind, id) => `${kind}:${id}`;
+// Referers recur far more than they vary across batches; each is parsed once.
+const referrerOf = memoize((referer) => {
+    const host = referrerHost(referer);
+    return { host, social: socialNetwork(host) };
+}, 20_000);
+/**
+ * Turns a batch of raw visits into per-target aggregates, dropping bots (redirected but never counted),
+ * so each target is one summary upsert plus one per referrer. Each distinct header of the batch is
+ * parsed once into label codes, so a visit costs a few numeric map updates: at 1M links nearly every
+ * visit is a target of its own, and five maps per target were most of the aggregation's cost. Targets
+ * come out sorted by kind and id, so concurrent writers (WORKERS, several nodes) lock rows in one order.
+ * One per writer: it holds the visitor hash memo.
+ */
+export function clickAggregator(secret, options = { visitLog: true }) {
+    // Salted so a stored hash cannot be reversed by hashing every address; no raw IP is kept.
+    const hashOf = memoize((visitor) => createHmac('sha256', secret).update(visitor).digest('hex').slice(0, 32), 10_000, 1_024);
+    return (batch) => {
+        const { kinds, ids, owners, hours, fields, strings } = batch;
+        const table = new LabelTable();
+        const agents = [];
+        const countries = [];
+        const referrers = [];
+        const visits = options.visitLog ? visitLog(batch, table, agents, countries, referrers) : null;
+        const visitors = new Map();
+        const targets = new Map();
+        for (let i = 0; i < kinds.length; i++) {
+            const ip = fields[i * FIELDS];
+            const ua = fields[i * FIELDS + 1];
+            const referer = fields[i * FIELDS + 2];
+            const agent = agents[ua] === undefined ? (agents[ua] = parseAgent(table, strings[ua])) : agents[ua];
+            if (agent === null)
+                continue;
+            const country = (countries[ip] ??= table.code('country', countryOf(normalizeIp(strings[ip]))?.name ?? UNKNOWN));
+            const referrer = (referrers[referer] ??= parseReferrer(table, strings[referer]));
+            if (visits)
+                visits.kept[visits.length++] = i;
+            const pair = ip * strings.length + ua;
+            let visitor = visitors.get(pair);
+            if (visitor === undefined)
+                visitors.set(pair, (visitor = hashOf(`${normalizeIp(strings[ip])}\n${strings[ua]}`)));
+            const target = targetOf(targets, kinds[i], ids[i], owners[i], table);
+            target.clicks += 1;
+            const hour = hours[i];
+            if (!target.visitors.has(visitor))
+                target.visitors.set(visitor, hour);
+            if (hour === target.hour)
+                target.hourClicks += 1;
+            else
+                addHour(target, hour);
+            const { counts } = target;
+            bump(counts, country);
+            bump(counts, agent.browser);
+            bump(counts, agent.os);
+            bump(counts, referrer.host);
+            if (referrer.social >= 0)
+                bump(counts, referrer.social);
+        }
+        table.sort();
+        return { targets: [...targets.values()].sort((a, b) => a.kind.localeCompare(b.kind) || a.id - b.id), visits };
+    };
+}
+/** Gives each distinct (dimension, label) of a batch a small integer code; `sort` ranks them once. */
+class LabelTable {
+    byCode = [];
+    rank = [];
+    index = new Map();
+    code(dimension, label) {
+        const key = `${dimension}\n${label}`;
+        let code = this.index.get(key);
+        if (code === undefined)
+            this.index.set(key, (code = this.byCode.push({ dimension, label }) - 1));
+        return code;
+    }
+    sort() {
+        const order = this.byCode.map((_, code) => code).sort((a, b) => compareLabels(this.byCode[a], this.byCode[b]));
+        order.forEach((code, position) => (this.rank[code] = position));
+    }
+}
+const DIMENSION_ORDER = new Map(DIMENSIONS.map((d, i) => [d, i]));
+function compareLabels(a, b) {
+    return DIMENSION_ORDER.get(a.dimension) - DIMENSION_ORDER.get(b.dimension) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
+}
+function parseAgent(table, userAgent) {
+    const agent = describeAgent(userAgent);
+    return agent.bot ? null : { browser: table.code('browser', agent.browser), os: table.code('os', agent.os), device: deviceKind(agent.device) };
+}
+function parseReferrer(table, referer) {
+    const { host, social } = referrerOf(referer);
+    return { host: table.code('referrer', host), social: social ? table.code('social', social) : -1 };
+}
+/** `kind` as VisitBatch stores it: an index into KINDS. */
+function targetOf(targets, kind, id, owner, labels) {
+    const key = id * KINDS.length + kind;
+    let target = targets.get(key);
+    if (!target)
+        targets.set(key, (target = { kind: KINDS[kind], id, owner, clicks: 0, counts: new Map(), labels, hour: -1, hourClicks: 0, earlier: null, visitors: new Map() }));
+    return target;
+}
+/** Counts a visit of another hour than the target's latest: a later hour becomes the latest. */
+function addHour(target, hour) {
+    if (hour < target.hour)
+        return bump((target.earlier ??= new Map()), hour);
+    if (target.hourClicks > 0)
+        (target.earlier ??= new Map()).set(target.hour, target.hourClicks);
+    target.hour = hour;
+    target.hourClicks = 1;
+}
+function bump(counts, code) {
+    counts.set(code, (counts.get(code) ?? 0) + 1);
+}
+/** Dimensions counted in the target's summary row; referrers (unbounded) get rows of their own. */
+const SUMMARIZED = new Set(['country', 'browser', 'os', 'social']);
+/** A label's key in a summary's `labels` object (dimension names hold no colon). */
+export const labelKey = (dimension, label) => `${dimension}:${label}`;
+/** The target's increments of its click_summaries row: counters, bounded-dimension labels as JSON, and its open hour. */
+export function summaryRow(target, fresh) {
+    const labels = {};
+    const { byCode } = target.labels;
+    for (const [code, count] of target.counts) {
+        const { dimension, label } = byCode[code];
+        if (SUMMARIZED.has(dimension))
+            labels[labelKey(dimension, label)] = count;
+    }
+    return {
+        target_kind: target.kind, target_id: target.id, clicks: target.clicks, uniques: fresh.total, labels: JSON.stringify(labels),
+        hour: target.hour, hour_clicks: target.hourClicks, hour_uniques: fresh.latest,
+    };
+}
+/** The target's referrer increments for click_stats, in lock order (by label). */
+export function referrerRows(target) {
+    const { kind: target_kind, id: target_id } = target;
+    const { byCode, rank } = target.labels;
+    const rows = [];
+    for (const code of [...target.counts.keys()].sort((a, b) => rank[a] - rank[b])) {
+        const { dimension, label } = byCode[code];
+        if (!SUMMARIZED.has(dimension))
+            rows.push({ target_kind, target_id, dimension, label, count: target.counts.get(code) });
+    }
+    return rows;
+}
+/** The target's visitor pairs, sorted (lock order again). */
+export function uniqueRows(target) {
+    return [...target.visitors.keys()].sort().map((visitor_hash) => ({ target_kind: target.kind, target_id: target.id, visitor_hash }));
+}
+/** Counts the target's visitors that `isNew` (which records them) finds new, by the hour of their first visit. */
+export function freshVisitors(target, isNew) {
+    const fresh = { total: 0, latest: 0, earlier: null };
+    for (const [visitor, hour] of target.visitors) {
+        if (!isNew(visitor))
+            continue;
+        fresh.total += 1;
+        if (hour === target.hour)
+            fresh.latest += 1;
+        else
+            bump((fresh.earlier ??= new Map()), hour);
+    }
+    return fresh;
+}
+/**
+ * The target's click_hours increments for the hours before its latest, in lock order; the latest goes to the
+ * summary's open hour (src/db/migrations/0006). Nearly always none.
+ */
+export function earlierHourRows(target, fresh) {
+    if (target.earlier === null)
+        return [];
+    const { kind: target_kind, id: target_id } = target;
+    return [...target.earlier].sort((a, b) => a[0] - b[0])
+        .map(([hour, clicks]) => ({ target_kind, target_id, hour, clicks, uniques: fresh.earlier?.get(hour) ?? 0 }));
+}
+//# sourceMappingURL=derive.js.map

@@ -1,0 +1,73 @@
+import { Type } from 'typebox';
+import { Value } from 'typebox/value';
+import { hostKey } from './lib/hosts.js';
+/** Every setting Redirectory reads from the environment, with the SQLite defaults a fresh machine needs. */
+const EnvSchema = Type.Object({
+    PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+    HOST: Type.String({ default: '0.0.0.0' }),
+    BASE_URL: Type.Optional(Type.String()),
+    DATABASE_URL: Type.String({ default: 'sqlite:data/redirectory.db' }),
+    REDIS_URL: Type.Optional(Type.String()),
+    /** Namespaces every Redis key and channel, so several installations (or test runs) can share one Redis. */
+    REDIS_PREFIX: Type.String({ default: 'redirectory:' }),
+    TRUST_PROXY: Type.Boolean({ default: false }),
+    RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 30 }),
+    RATE_LIMIT_WINDOW_S: Type.Integer({ minimum: 1, default: 60 }),
+    LOG_LEVEL: Type.String({ default: 'info' }),
+    DOMAIN_DNS_TARGETS: Type.String({ default: '' }),
+    CLICK_FLUSH_MS: Type.Integer({ minimum: 10, default: 1000 }),
+    CLICK_BATCH_MAX: Type.Integer({ minimum: 1, default: 20_000 }),
+    /** Days of hourly click buckets kept; older hours are rolled up into days in the background. */
+    SERIES_HOURLY_DAYS: Type.Integer({ minimum: 1, maximum: 3660, default: 90 }),
+    /** Days of the visit log kept (pruned in the background); 0 logs no visits. */
+    VISIT_LOG_DAYS: Type.Integer({ minimum: 0, maximum: 3660, default: 30 }),
+    LINK_CACHE_SIZE: Type.Integer({ minimum: 0, default: 100_000 }),
+    LINK_CACHE_TTL_S: Type.Optional(Type.Integer({ minimum: 0 })),
+    SECRET: Type.Optional(Type.String({ minLength: 16 })),
+    GEOIP_MMDB: Type.Optional(Type.String()),
+    WORKERS: Type.Integer({ minimum: 1, default: 1 }),
+});
+export class ConfigError extends Error {
+}
+export function loadConfig(env = process.env) {
+    const raw = {};
+    for (const key of Object.keys(EnvSchema.properties)) {
+        const value = env[key];
+        if (value !== undefined && value !== '')
+            raw[key] = value;
+    }
+    const withDefaults = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw));
+    if (!Value.Check(EnvSchema, withDefaults)) {
+        const [first] = Value.Errors(EnvSchema, withDefaults);
+        throw new ConfigError(`Invalid configuration ${first?.instancePath ?? ''}: ${first?.message ?? 'unknown'}`);
+    }
+    return finish(withDefaults);
+}
+function finish(env) {
+    const baseUrl = (env.BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+    let parsed;
+    try {
+        parsed = new URL(baseUrl);
+    }
+    catch {
+        throw new ConfigError(`BASE_URL is not a URL: ${baseUrl}`);
+    }
+    const defaultHost = hostKey(parsed);
+    if (!defaultHost)
+        throw new ConfigError(`BASE_URL has no host name: ${baseUrl}`);
+    const dialect = env.DATABASE_URL.startsWith('postgres') ? 'postgres' : 'sqlite';
+    if (dialect === 'sqlite' && !env.DATABASE_URL.startsWith('sqlite:')) {
+        throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');
+    }
+    // Without a shared invalidation channel, nodes on one PostgreSQL only converge by expiry.
+    const defaultTtl = dialect === 'postgres' && !env.REDIS_URL ? 5 : 300;
+    return {
+        ...env,
+        BASE_URL: baseUrl,
+        DEFAULT_HOST: defaultHost,
+        DOMAIN_DNS_TARGETS: env.DOMAIN_DNS_TARGETS.split(',').map((s) => s.trim()).filter(Boolean),
+        DIALECT: dialect,
+        LINK_CACHE_TTL_S: env.LINK_CACHE_TTL_S ?? defaultTtl,
+    };
+}
+//# sourceMappingURL=config.js.map

@@ -1,0 +1,57 @@
+import { Migrator, sql } from 'kysely';
+import { isPostgres } from './dialect.js';
+import * as initial from './migrations/0001-initial.js';
+import * as countersInClickStats from './migrations/0002-counters-in-click-stats.js';
+import * as clickSummaries from './migrations/0003-click-summaries.js';
+import * as overlayEmail from './migrations/0004-overlay-email.js';
+import * as canonicalDomainHosts from './migrations/0005-canonical-domain-hosts.js';
+import * as clickSeries from './migrations/0006-click-series.js';
+import * as visitLog from './migrations/0007-visit-log.js';
+/** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
+const migrations = {
+    '0001-initial': initial,
+    '0002-counters-in-click-stats': countersInClickStats,
+    '0003-click-summaries': clickSummaries,
+    '0004-overlay-email': overlayEmail,
+    '0005-canonical-domain-hosts': canonicalDomainHosts,
+    '0006-click-series': clickSeries,
+    '0007-visit-log': visitLog,
+};
+/** Every migration's name, in order. */
+export const MIGRATION_NAMES = Object.keys(migrations);
+const provider = { getMigrations: async () => migrations };
+/** First key of our advisory lock ('RDIR'); the second is derived from the schema being migrated. */
+const LOCK_CLASS = 0x52444952;
+/**
+ * Brings the schema up to date; safe when several nodes start at once. On PostgreSQL, Kysely's
+ * Migrator runs the migrations under its own advisory lock, but it creates its bookkeeping tables
+ * (kysely_migration, kysely_migration_lock) before taking it, and it looks for them in every schema of
+ * the database. So we hold a session advisory lock of our own, per schema, around the whole run, and
+ * pin the bookkeeping tables to the current schema.
+ */
+export async function migrateToLatest(db) {
+    if (!isPostgres(db))
+        return runMigrator(db);
+    // The lock lives on one pooled connection; the Migrator uses other connections of the same pool.
+    return db.connection().execute(async (conn) => {
+        const { rows } = await sql `select current_schema() as schema`.execute(conn);
+        const schema = rows[0]?.schema;
+        if (!schema)
+            throw new Error('PostgreSQL has no current schema: check search_path in DATABASE_URL.');
+        await sql `select pg_advisory_lock(${LOCK_CLASS}::int4, hashtext(${schema}))`.execute(conn);
+        try {
+            return await runMigrator(db, schema);
+        }
+        finally {
+            await sql `select pg_advisory_unlock(${LOCK_CLASS}::int4, hashtext(${schema}))`.execute(conn);
+        }
+    });
+}
+async function runMigrator(db, migrationTableSchema) {
+    const migrator = new Migrator({ db, provider, migrationTableSchema });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error)
+        throw error;
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+//# sourceMappingURL=migrate.js.map

@@ -1,0 +1,47 @@
+import { Type } from 'typebox';
+import { html, pageHeaders, renderPage } from '../../lib/html.js';
+import { findPublicList } from './public-service.js';
+import { Rotator } from './rotator.js';
+const header = (req, name) => String(req.headers[name] ?? '');
+/** The rotator at /r/{slug} and the public list at /u/{username}/{slug}-{id}; no API key, HTML 404s. */
+export function campaignPublicRoutes(app, ctx) {
+    const rotator = new Rotator(ctx);
+    app.get('/r/:slug', {
+        schema: {
+            tags: ['public'], summary: 'Campaign rotator', params: Type.Object({ slug: Type.String() }), security: [],
+            description: "302 to the campaign's links in turn (round-robin per node, up to 1000 links). Expired links are skipped; " +
+                'password-protected links go through their short URL so the password is still asked. HEAD answers without turning or counting.',
+        },
+    }, async (req, reply) => {
+        const target = await rotator.next(req.params.slug, req.method === 'GET');
+        if (!target)
+            return reply.callNotFound();
+        if (target.count && req.method === 'GET') {
+            ctx.clicks.record('link', target.linkId, target.owner, {
+                ip: req.ip, userAgent: header(req, 'user-agent'), referer: header(req, 'referer'),
+            });
+        }
+        return reply.header('cache-control', 'no-store').redirect(target.url, 302);
+    });
+    app.get('/u/:username/:tail', {
+        schema: {
+            tags: ['public'], summary: 'Public list of a campaign', params: Type.Object({ username: Type.String(), tail: Type.String() }), security: [],
+            description: 'HTML list of the campaign links when the campaign is public, `username` owns it and the tail is its current `{slug}-{id}`; 404 otherwise.',
+        },
+    }, async (req, reply) => {
+        const list = await findPublicList(ctx, req.params.username, req.params.tail);
+        if (!list)
+            return reply.callNotFound();
+        return send(reply, render(list));
+    });
+}
+/** Every value is interpolated through `html`, which escapes it. */
+function render(list) {
+    const items = list.links.map((link) => html `<li><a href="${link.href}" rel="nofollow noopener">${link.label}</a></li>`);
+    const body = html `<h1>${list.name}</h1>${items.length > 0 ? html `<ul>${items}</ul>` : html `<p>This campaign has no links yet.</p>`}`;
+    return renderPage({ title: `${list.name} · Redirectory`, body });
+}
+function send(reply, page) {
+    return reply.headers(pageHeaders(page.csp)).header('cache-control', 'no-cache').send(page.html);
+}
+//# sourceMappingURL=public-routes.js.map

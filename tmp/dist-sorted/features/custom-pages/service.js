@@ -1,0 +1,90 @@
+import { fail } from '../../lib/errors.js';
+import { listData } from '../../lib/pagination.js';
+import { nowTimestamp } from '../../lib/time.js';
+import { optionalHttpUrl } from '../../lib/urls.js';
+import { invalidateLinks } from '../../cache/public-cache.js';
+import * as repo from './repo.js';
+const OVERLAY_TYPES = ['message', 'contact'];
+/** A required name: present names must not be blank. */
+export function checkName(name) {
+    if (name === undefined)
+        return undefined;
+    const trimmed = name.trim();
+    if (!trimmed)
+        throw fail('name_required', 'The name');
+    return trimmed;
+}
+/** Drops the undefined entries, so an update only sets what was sent. */
+export function defined(fields) {
+    return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+}
+export async function listSplash(ctx, userId, page) {
+    const [total, rows] = await Promise.all([repo.countOwned(ctx.db, 'splash_pages', userId), repo.listSplash(ctx.db, userId, page)]);
+    return listData(page, total, rows.map((r) => ({ id: r.id, name: r.name, date: r.created_at })));
+}
+export async function listOverlays(ctx, userId, page) {
+    const [total, rows] = await Promise.all([repo.countOwned(ctx.db, 'overlays', userId), repo.listOverlays(ctx.db, userId, page)]);
+    return listData(page, total, rows.map((r) => ({ id: r.id, type: r.type, name: r.name, date: r.created_at })));
+}
+function splashChanges(input) {
+    return defined({
+        name: checkName(input.name),
+        title: input.title?.trim(),
+        content: input.content,
+        image: input.image === undefined ? undefined : optionalHttpUrl(input.image, 'image'),
+    });
+}
+/** Strict enough to stand in a mailto: URL as it is (no `?`, `&` or spaces). */
+const MAIL_ADDRESS = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
+function contactEmail(value) {
+    const address = value?.trim().replace(/^mailto:/i, '');
+    if (address === undefined || address === '')
+        return address;
+    if (!MAIL_ADDRESS.test(address))
+        throw fail('overlay_email_invalid');
+    return address;
+}
+function overlayChanges(input) {
+    if (input.type !== undefined && !OVERLAY_TYPES.includes(input.type))
+        throw fail('overlay_type_invalid');
+    return defined({
+        type: input.type,
+        name: checkName(input.name),
+        message: input.message,
+        button_text: input.button_text?.trim(),
+        button_link: input.button_link === undefined ? undefined : optionalHttpUrl(input.button_link, 'button_link'),
+        email: contactEmail(input.email),
+    });
+}
+export async function addSplash(ctx, userId, input) {
+    const fields = { title: '', content: '', image: '', ...splashChanges(input) };
+    return repo.insertSplash(ctx.db, { ...fields, user_id: userId, created_at: nowTimestamp() });
+}
+export async function addOverlay(ctx, userId, input) {
+    const fields = { message: '', button_text: '', button_link: '', email: '', ...overlayChanges(input) };
+    return repo.insertOverlay(ctx.db, { ...fields, user_id: userId, created_at: nowTimestamp() });
+}
+const KINDS = {
+    splash: { table: 'splash_pages', name: 'Splash page' },
+    overlay: { table: 'overlays', name: 'Overlay' },
+};
+async function ownPage(ctx, kind, userId, id) {
+    if (!(await repo.ownsPage(ctx.db, KINDS[kind].table, userId, id)))
+        throw fail('not_found', KINDS[kind].name);
+}
+/** Links showing the page serve a cached copy of it: they are invalidated after every change. */
+export async function updateSplash(ctx, userId, id, input) {
+    await ownPage(ctx, 'splash', userId, id);
+    await repo.updateSplash(ctx.db, id, splashChanges(input));
+    await invalidateLinks(ctx, await repo.linksUsing(ctx.db, 'splash_pages', id));
+}
+export async function updateOverlay(ctx, userId, id, input) {
+    await ownPage(ctx, 'overlay', userId, id);
+    await repo.updateOverlay(ctx.db, id, overlayChanges(input));
+    await invalidateLinks(ctx, await repo.linksUsing(ctx.db, 'overlays', id));
+}
+export async function deletePage(ctx, kind, userId, id) {
+    await ownPage(ctx, kind, userId, id);
+    await invalidateLinks(ctx, await repo.deleteUsedPage(ctx.db, KINDS[kind].table, id));
+}
+//# sourceMappingURL=service.js.map

@@ -1,0 +1,101 @@
+import { isUniqueViolation } from '../../db/dialect.js';
+import { invalidateDomain } from '../../cache/public-cache.js';
+import { fail } from '../../lib/errors.js';
+import { listData, toPage } from '../../lib/pagination.js';
+import { nowTimestamp } from '../../lib/time.js';
+import { crossStandardPort, hostKey, normalizeHost } from '../../lib/hosts.js';
+import { optionalHttpUrl } from '../../lib/urls.js';
+import { hostPointsAtTargets } from './dns.js';
+import * as repo from './repo.js';
+const MAX_HOST = 253;
+function toView(row) {
+    return { id: row.id, domain: `${row.scheme}://${row.host}`, redirectroot: row.redirect_root, redirect404: row.redirect_404 };
+}
+/** Scheme and canonical host (see lib/hosts.ts) of a domain address; anything more is refused. */
+export function parseDomainAddress(value) {
+    const text = value.trim();
+    if (!URL.canParse(text))
+        throw fail('domain_invalid');
+    const url = new URL(text);
+    const extra = url.pathname !== '/' || url.search || url.hash || url.username || url.password;
+    if (!['http:', 'https:'].includes(url.protocol) || extra)
+        throw fail('domain_invalid');
+    if (crossStandardPort(url))
+        throw fail('domain_cross_port', url.protocol, url.hostname, url.port);
+    const host = hostKey(url);
+    if (!host || host.length > MAX_HOST)
+        throw fail('domain_invalid');
+    return { scheme: url.protocol.slice(0, -1), host };
+}
+export async function listDomains(ctx, userId, query) {
+    const page = toPage(query);
+    const [total, rows] = await Promise.all([repo.countDomains(ctx.db, userId), repo.listDomains(ctx.db, userId, page)]);
+    return listData(page, total, rows.map(toView));
+}
+export async function addDomain(ctx, userId, input) {
+    const { scheme, host } = parseDomainAddress(input.domain);
+    if (host === ctx.config.DEFAULT_HOST)
+        throw fail('domain_own_host', host);
+    const redirect_root = optionalHttpUrl(input.redirectroot, 'redirectroot');
+    const redirect_404 = optionalHttpUrl(input.redirect404, 'redirect404');
+    const existing = await repo.findDomainByHost(ctx.db, host);
+    if (existing)
+        throw existing.user_id === userId ? fail('domain_taken') : fail('domain_taken_elsewhere', host);
+    const targets = ctx.config.DOMAIN_DNS_TARGETS;
+    if (targets.length > 0 && !(await hostPointsAtTargets(host, targets)))
+        throw fail('domain_not_pointing', host, targets.join(' or '));
+    let id;
+    try {
+        id = await repo.insertDomain(ctx.db, { user_id: userId, host, scheme, redirect_root, redirect_404, created_at: nowTimestamp() });
+    }
+    catch (error) {
+        if (isUniqueViolation(error))
+            throw fail('domain_taken');
+        throw error;
+    }
+    // A node may have cached this host as unknown.
+    invalidateDomain(ctx, host);
+    return id;
+}
+async function ownDomain(ctx, userId, id) {
+    const row = await repo.findDomain(ctx.db, userId, id);
+    if (!row)
+        throw fail('not_found', 'Domain');
+    return row;
+}
+export async function updateDomain(ctx, userId, id, input) {
+    const row = await ownDomain(ctx, userId, id);
+    if (input.redirectroot === undefined && input.redirect404 === undefined)
+        throw fail('nothing_to_update', 'redirectroot or redirect404');
+    const changes = {};
+    if (input.redirectroot !== undefined)
+        changes.redirect_root = optionalHttpUrl(input.redirectroot, 'redirectroot');
+    if (input.redirect404 !== undefined)
+        changes.redirect_404 = optionalHttpUrl(input.redirect404, 'redirect404');
+    await repo.updateDomain(ctx.db, id, changes);
+    invalidateDomain(ctx, row.host);
+}
+/** Refused while links use the domain: deleting it would silently break addresses people were given. */
+export async function deleteDomain(ctx, userId, id) {
+    const row = await ownDomain(ctx, userId, id);
+    if (!(await repo.deleteUnusedDomain(ctx.db, id)))
+        throw fail('domain_has_links', await repo.countLinksOfDomain(ctx.db, id));
+    invalidateDomain(ctx, row.host);
+}
+/**
+ * The caller's branded domain named by a link request ("https://go.example.com" or "go.example.com");
+ * null for the default domain (absent, false, "" or the service's own host).
+ */
+export async function resolveLinkDomain(ctx, userId, value) {
+    if (value === undefined || value === null || value === false || (typeof value === 'string' && value.trim() === ''))
+        return null;
+    const text = typeof value === 'string' ? value.trim().replace(/^https?:\/\//i, '').replace(/\/$/, '') : '';
+    const host = normalizeHost(text);
+    if (host && host === ctx.config.DEFAULT_HOST)
+        return null;
+    const row = host ? await repo.findDomainByHost(ctx.db, host) : undefined;
+    if (!row || row.user_id !== userId)
+        throw fail('invalid_field', `Unknown domain "${String(value)}": use one of your branded domains from GET /api/domains, or leave it out for the default domain.`);
+    return row;
+}
+//# sourceMappingURL=service.js.map

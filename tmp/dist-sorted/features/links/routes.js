@@ -1,0 +1,84 @@
+import { errorResponses, IdParam, ok, OkMessage } from '../../http/envelopes.js';
+import { accountOf } from '../../http/types.js';
+import { listEnvelope } from '../../lib/pagination.js';
+import { bodyChecker } from '../../http/validation.js';
+import { addLinks } from './bulk.js';
+import { BulkBody, BulkCreated, LinkBody, LinkCreated, LinkDetail, LinkDetailQuery, LinkList, LinkListQuery, LinkUpdated, MAX_BULK } from './schema.js';
+import { addLink, deleteLink, getLink, listLinks, updateLink } from './service.js';
+const tags = ['links'];
+const WRITE_RULES = 'Long URLs must be http or https (javascript:, data:, file:, ftp: are refused), at most 8192 characters; internationalized URLs are accepted. ' +
+    'Custom aliases are 3 to 64 of A-Z a-z 0-9 _ -, case-sensitive, unique per domain across all accounts (409 when taken), never a reserved path ' +
+    'and, on the default domain, never the alias of a bio page. Target names are stored lower-case; at most 50 entries per target list. ' +
+    'Extensions: `title`, `description`, `pixels` (your pixel ids), `campaign` (your campaign id), `channel` (your channel id).';
+export function linkRoutes(app, ctx) {
+    app.get('/urls', {
+        schema: {
+            tags,
+            summary: 'Short links of the account',
+            description: '`order=click` sorts by clicks (most first), anything else by date (newest first); `q` searches alias, long URL, title and meta title. `title`/`description` are the ones set through the extension fields, else `metatitle`/`metadescription`.',
+            querystring: LinkListQuery,
+            response: { 200: LinkList, ...errorResponses },
+        },
+    }, async (req) => listEnvelope('urls', await listLinks(ctx, accountOf(req).userId, req.query)));
+    app.get('/url/:id', {
+        schema: {
+            tags,
+            summary: 'One short link with its statistics',
+            description: 'Extension: with `from` and/or `to` (`YYYY-MM-DD`, UTC, both included; default the first and the last day), `clicks` and ' +
+                '`uniqueClicks` count that range only, summed from the link\'s click series (see GET /api/url/{id}/clicks: clicks before the series ' +
+                'existed are not in it). The label maps (countries, referrers, browsers, OSes, social networks) are kept as running totals, not per ' +
+                'day, so they always cover all time.',
+            params: IdParam,
+            querystring: LinkDetailQuery,
+            response: { 200: LinkDetail, ...errorResponses },
+        },
+    }, async (req) => getLink(ctx, accountOf(req).userId, req.params.id, req.query));
+    app.post('/url/add', {
+        schema: { tags, summary: 'Shorten a long URL', description: WRITE_RULES, body: LinkBody, response: { 200: LinkCreated, ...errorResponses } },
+    }, async (req) => ({ error: 0, ...(await addLink(ctx, accountOf(req).userId, req.body)) }));
+    const checkLink = bodyChecker(LinkBody);
+    app.post('/urls/bulk', {
+        schema: {
+            tags,
+            summary: 'Shorten many long URLs in one call (extension)',
+            description: `\`{"urls":[…]}\` with 1 to ${MAX_BULK} items, each the body of \`POST /api/url/add\` under the same rules. ` +
+                'Answers `{"error":0,"data":[…]}` with one result per item in the order sent: `{"error":0,"id":…,"shorturl":…}` or ' +
+                '`{"error":1,"message":…,"code":…}`. A failed item fails alone; the call counts once against the rate limit.',
+            body: BulkBody,
+            response: { 200: BulkCreated, ...errorResponses },
+        },
+    }, async (req) => {
+        const parse = (item) => {
+            const failure = checkLink(item);
+            if (failure)
+                throw failure;
+            return item;
+        };
+        return { error: 0, data: await addLinks(ctx, accountOf(req).userId, req.body.urls, parse) };
+    });
+    app.put('/url/:id/update', {
+        schema: {
+            tags,
+            summary: 'Change a short link',
+            description: `\`url\` is required; every other field left out stays as it is. \`custom\` changes the alias; \`password: ""\` removes the password; ` +
+                `\`expiry: null\` or "" removes the expiry; \`pixels\` replaces the link's pixels; \`channel\` adds the link to that channel. ` +
+                `\`type\` accepts direct, frame, splash or a splash page id (not overlays). ${WRITE_RULES}`,
+            params: IdParam,
+            body: LinkBody,
+            response: { 200: LinkUpdated, ...errorResponses },
+        },
+    }, async (req) => ({ error: 0, ...(await updateLink(ctx, accountOf(req).userId, req.params.id, req.body)) }));
+    app.delete('/url/:id/delete', {
+        schema: {
+            tags,
+            summary: 'Delete a short link',
+            description: 'Also removes it from its channels and drops its pixel assignments. Its public address stops serving at once.',
+            params: IdParam,
+            response: { 200: OkMessage, ...errorResponses },
+        },
+    }, async (req) => {
+        await deleteLink(ctx, accountOf(req).userId, req.params.id);
+        return ok('Link has been deleted successfully.');
+    });
+}
+//# sourceMappingURL=routes.js.map

@@ -1,0 +1,92 @@
+import { Type } from 'typebox';
+import { listResponse } from '../../http/envelopes.js';
+import { PageQuery } from '../../lib/pagination.js';
+export const MAX_TARGETS = 50;
+const Url = (description) => Type.String({ description });
+const Targets = (item, description) => Type.Optional(Type.Array(Type.Object(item), { maxItems: MAX_TARGETS, description: `${description}; at most ${MAX_TARGETS}` }));
+/** Request fields of add and update; on update every field but `url` may be left out (= unchanged). */
+export const LinkBody = Type.Object({
+    url: Url('Long URL to shorten: http or https, at most 8192 characters; stored as sent (trimmed)'),
+    custom: Type.Optional(Type.String({ description: 'Custom alias: 3 to 64 letters, digits, - or _; case is kept. On update it changes the alias.' })),
+    type: Type.Optional(Type.String({
+        description: '`direct` (default), `frame`, `splash` (default splash page), the id of one of your splash pages as a string, or on add `overlay-{id}` for one of your overlays',
+    })),
+    password: Type.Optional(Type.String({ maxLength: 256, description: 'Any non-empty text up to 256 characters; "" means none (on update it removes the password). Never returned.' })),
+    domain: Type.Optional(Type.Union([Type.String(), Type.Boolean(), Type.Null()], {
+        description: 'One of your branded domains, with or without its scheme; false, "" or absent = the default domain',
+    })),
+    expiry: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: '`YYYY-MM-DD HH:MM:SS` (UTC); null or "" = no expiry' })),
+    geotarget: Targets({ location: Type.String(), link: Url('http(s) URL') }, 'Location name (stored lower-case) and target URL'),
+    devicetarget: Targets({ device: Type.String(), link: Url('http(s) URL') }, 'Device name (stored lower-case) and target URL'),
+    languagetarget: Targets({ language: Type.String(), link: Url('http(s) URL') }, 'Language code such as `en` or `pt-br` and target URL'),
+    parameters: Targets({ name: Type.String(), value: Type.String() }, 'Query parameters added to the destination'),
+    title: Type.Optional(Type.String({ maxLength: 500 })),
+    description: Type.Optional(Type.String({ maxLength: 2000 })),
+    metatitle: Type.Optional(Type.String({ maxLength: 500 })),
+    metadescription: Type.Optional(Type.String({ maxLength: 2000 })),
+    metaimage: Type.Optional(Type.String({ description: 'http(s) URL of a jpg or png image, or ""' })),
+    pixels: Type.Optional(Type.Array(Type.Integer(), { maxItems: 100, description: 'Ids of your pixels; on update the list replaces the current one' })),
+    campaign: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'Id of one of your campaigns; null or 0 removes it (update)' })),
+    channel: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'Id of one of your channels the link is added to' })),
+});
+export const LinkListQuery = Type.Object({
+    ...PageQuery.properties,
+    order: Type.Optional(Type.String({ description: '`date` (newest first, default) or `click` (most clicked first); anything else means date' })),
+    q: Type.Optional(Type.String({ description: 'Search in alias, long URL, title and meta title (case-insensitive)' })),
+});
+export const LinkDetailQuery = Type.Object({
+    from: Type.Optional(Type.String({ description: 'Extension: count `clicks` and `uniqueClicks` from this day on, `YYYY-MM-DD` (UTC)' })),
+    to: Type.Optional(Type.String({ description: 'Extension: count `clicks` and `uniqueClicks` up to this day, included, `YYYY-MM-DD` (UTC)' })),
+});
+export const LinkEntry = Type.Object({
+    id: Type.Integer(),
+    alias: Type.String(),
+    shorturl: Type.String(),
+    longurl: Type.String(),
+    clicks: Type.Integer(),
+    title: Type.String(),
+    description: Type.String(),
+    date: Type.String({ description: 'Creation timestamp `YYYY-MM-DD HH:MM:SS` (UTC)' }),
+});
+export const LinkList = listResponse('urls', LinkEntry);
+const Counts = Type.Union([Type.Record(Type.String(), Type.Integer()), Type.Literal(0)], { description: 'Label → count; 0 when there is nothing' });
+export const LinkStats = Type.Object({
+    clicks: Type.Integer(),
+    uniqueClicks: Type.Integer(),
+    topCountries: Counts,
+    topReferrers: Counts,
+    topBrowsers: Counts,
+    topOs: Counts,
+    socialCount: Type.Record(Type.String(), Type.Integer(), { description: 'Always has facebook, twitter and google' }),
+});
+export const LinkDetail = Type.Object({
+    error: Type.Literal(0),
+    details: Type.Object({
+        id: Type.Integer(),
+        shorturl: Type.String(),
+        longurl: Type.String(),
+        title: Type.String(),
+        description: Type.String(),
+        location: Type.Record(Type.String(), Type.String(), { description: 'Lower-case location name → target URL' }),
+        device: Type.Record(Type.String(), Type.String(), { description: 'Lower-case device name → target URL' }),
+        expiry: Type.Union([Type.String(), Type.Null()]),
+        date: Type.String(),
+    }),
+    data: LinkStats,
+});
+export const LinkCreated = Type.Object({ error: Type.Literal(0), id: Type.Integer(), shorturl: Type.String() });
+export const LinkUpdated = Type.Object({ error: Type.Literal(0), id: Type.Integer(), short: Type.String({ description: 'The short URL' }) });
+export const MAX_BULK = 1000;
+export const BulkBody = Type.Object({
+    urls: Type.Array(Type.Unknown({ description: 'The body of `POST /api/url/add`' }), {
+        minItems: 1, maxItems: MAX_BULK, description: `1 to ${MAX_BULK} links, each the body of \`POST /api/url/add\``,
+    }),
+});
+const BulkFailure = Type.Object({ error: Type.Literal(1), message: Type.String(), code: Type.String() });
+export const BulkCreated = Type.Object({
+    error: Type.Literal(0),
+    data: Type.Array(Type.Union([Type.Object({ error: Type.Literal(0), id: Type.Integer(), shorturl: Type.String() }), BulkFailure]), {
+        description: 'One result per item, in the order sent',
+    }),
+});
+//# sourceMappingURL=schema.js.map

@@ -1,0 +1,123 @@
+import { isUniqueViolation } from '../../db/dialect.js';
+import { invalidateQr } from '../../cache/public-cache.js';
+import { fail } from '../../lib/errors.js';
+import { listData, toPage } from '../../lib/pagination.js';
+import { randomAlias } from '../../lib/secrets.js';
+import { nowTimestamp } from '../../lib/time.js';
+import { readStats } from '../stats/service.js';
+import { checkType, encodeContent, readContent, titleOf } from './content.js';
+import { assertEncodable } from './render.js';
+import * as repo from './repo.js';
+import { checkColor, checkContrast, checkLogo, DEFAULT_BACKGROUND, DEFAULT_FOREGROUND } from './style.js';
+/** Byte-mode capacity at error correction H is 1273 bytes; numeric data packs denser, so this only skips hopeless input. */
+const MAX_PAYLOAD_BYTES = 3100;
+const MAX_NAME = 255;
+/** Networks a QR code's socialCount always lists (with 0), per the spec's sample. */
+const QR_SOCIAL_KEYS = ['facebook', 'twitter', 'instagram'];
+export const imageUrl = (ctx, slug) => `${ctx.config.BASE_URL}/qr/${slug}`;
+export const scanUrl = (ctx, slug) => `${ctx.config.BASE_URL}/qr/${slug}/scan`;
+/** Link codes encode our tracking address, so scans are counted and the destination can change after printing. */
+export function payloadFor(ctx, type, slug, storedPayload) {
+    return type === 'link' ? scanUrl(ctx, slug) : storedPayload;
+}
+function checkedPayload(ctx, type, slug, content) {
+    const payload = payloadFor(ctx, type, slug, encodeContent(type, content));
+    if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES)
+        throw fail('qr_data_too_long');
+    try {
+        // Checked at H so adding a logo later can never make a stored code unrenderable.
+        assertEncodable(payload);
+    }
+    catch {
+        throw fail('qr_data_too_long');
+    }
+    return payload;
+}
+function checkName(name) {
+    const value = (name ?? '').trim();
+    if (value.length > MAX_NAME)
+        throw fail('invalid_field', `The field "name" must be at most ${MAX_NAME} characters.`);
+    return value;
+}
+/** Colors and logo of an add or update; omitted fields keep `current`. */
+async function readStyle(input, current) {
+    const pick = (value, field, fallback, kept) => value === undefined ? kept || fallback : checkColor(value, field, fallback);
+    const foreground = pick(input.foreground, 'foreground', DEFAULT_FOREGROUND, current.foreground);
+    const background = pick(input.background, 'background', DEFAULT_BACKGROUND, current.background);
+    checkContrast(foreground, background);
+    const logo = await checkLogo(input.logo);
+    return { foreground, background, ...(logo === undefined ? {} : { logo }) };
+}
+function toEntry(ctx, row) {
+    return { id: row.id, link: imageUrl(ctx, row.slug), scans: Number(row.scans), name: row.name, date: row.created_at };
+}
+export async function listQrs(ctx, userId, query) {
+    const page = toPage(query);
+    const { total, rows } = await repo.listQrs(ctx.db, userId, page);
+    return listData(page, total, rows.map((row) => toEntry(ctx, row)));
+}
+/** The spec gives QR label counts as strings, unlike short links. */
+function asStrings(counts) {
+    if (counts === 0 || Object.keys(counts).length === 0)
+        return 0;
+    return Object.fromEntries(Object.entries(counts).map(([label, n]) => [label, String(n)]));
+}
+export async function getQr(ctx, userId, id) {
+    const row = await repo.findQrSummary(ctx.db, userId, id);
+    if (!row)
+        throw fail('not_found', 'QR code');
+    const stats = await readStats(ctx, 'qr', id, QR_SOCIAL_KEYS);
+    return {
+        details: toEntry(ctx, row),
+        data: {
+            clicks: stats.clicks,
+            uniqueClicks: stats.uniqueClicks,
+            topCountries: asStrings(stats.topCountries),
+            topReferrers: asStrings(stats.topReferrers),
+            topBrowsers: asStrings(stats.topBrowsers),
+            topOs: asStrings(stats.topOs),
+            socialCount: stats.socialCount,
+        },
+    };
+}
+export async function addQr(ctx, userId, input) {
+    const type = checkType(input.type);
+    const content = readContent(type, input.data);
+    const style = await readStyle(input, { foreground: DEFAULT_FOREGROUND, background: DEFAULT_BACKGROUND });
+    const name = checkName(input.name) || titleOf(type, content);
+    for (let attempt = 1;; attempt++) {
+        const slug = randomAlias(12);
+        const payload = checkedPayload(ctx, type, slug, content);
+        try {
+            const id = await repo.insertQr(ctx.db, {
+                user_id: userId, slug, name, type, data: JSON.stringify(content), payload, ...style, created_at: nowTimestamp(),
+            });
+            invalidateQr(ctx, slug); // drops a cached "no such code" for this slug
+            return { id, link: imageUrl(ctx, slug) };
+        }
+        catch (error) {
+            if (!isUniqueViolation(error) || attempt >= 3)
+                throw error;
+        }
+    }
+}
+/** The type of a code is fixed at creation; `data` is read as that type. The slug, and so the printed code's address, never changes. */
+export async function updateQr(ctx, userId, id, input) {
+    const row = await repo.findQrForUpdate(ctx.db, userId, id);
+    if (!row)
+        throw fail('not_found', 'QR code');
+    const type = checkType(row.type);
+    const content = readContent(type, input.data);
+    const style = await readStyle(input, row);
+    const name = checkName(input.name);
+    const payload = checkedPayload(ctx, type, row.slug, content);
+    await repo.updateQr(ctx.db, userId, id, { data: JSON.stringify(content), payload, ...style, ...(name ? { name } : {}) });
+    invalidateQr(ctx, row.slug);
+}
+export async function deleteQr(ctx, userId, id) {
+    const slug = await repo.deleteQr(ctx.db, userId, id);
+    if (slug === undefined)
+        throw fail('not_found', 'QR code');
+    invalidateQr(ctx, slug);
+}
+//# sourceMappingURL=service.js.map

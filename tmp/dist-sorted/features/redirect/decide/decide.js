@@ -1,0 +1,64 @@
+import { DEFAULT_RULE } from '../../../clicks/visit-columns.js';
+import { verifyPassword } from '../../../lib/secrets.js';
+import { forwardPage, framePage, ogPage, overlayPage, splashPage } from '../pages/link.js';
+import { isUnlocked, throttleClient, unlockCookie } from './password.js';
+import { continuePage, expiredPage, passwordPage, throttledPage } from '../pages/site.js';
+import { target } from './targeting.js';
+/** Link-preview fetchers of social networks and chat apps: they get the Open Graph page. */
+const SOCIAL_CRAWLER = /facebookexternalhit|facebookcatalog|meta-externalagent|twitterbot|linkedinbot|slackbot|slack-imgproxy|discordbot|whatsapp|telegrambot|pinterest|redditbot|embedly|skypeuripreview|vkshare|mastodon|bluesky|iframely|snapchat|viber|quora link preview|tumblr|xing-contenttabreceiver/i;
+export function isSocialCrawler(userAgent) {
+    return userAgent.length > 0 && SOCIAL_CRAWLER.test(userAgent);
+}
+const page = (status, rendered, count = false, retryAfter, rule) => ({ kind: 'page', status, page: rendered, count, rule, retryAfter });
+/**
+ * One visit of a link, in the issue's order: expired → password → (crawler preview) → targeting → type.
+ * Synchronous and free of I/O: everything it needs was compiled into the cached link.
+ */
+export function decide(link, visit, secret) {
+    if (link.expiresAt !== 0 && visit.now >= link.expiresAt)
+        return page(410, expiredPage(link));
+    if (link.passwordHash !== null && !isUnlocked(secret, link, visit.cookie, visit.now))
+        return page(200, passwordPage(link, ''));
+    if (isSocialCrawler(visit.userAgent))
+        return page(200, ogPage(link));
+    const chosen = link.targeting ? target(link.targeting, visit) : undefined;
+    const destination = chosen ? chosen.destination : link.destination;
+    const rule = chosen ? chosen.rule : DEFAULT_RULE;
+    switch (link.type) {
+        case 'frame':
+            return page(200, framePage(link, destination), true, undefined, rule);
+        case 'splash':
+            return page(200, splashPage(link, destination), true, undefined, rule);
+        case 'overlay':
+            return page(200, overlayPage(link, destination), true, undefined, rule);
+        default:
+            if (link.pixels)
+                return page(200, forwardPage(link, destination), true, undefined, rule);
+            return { kind: 'redirect', status: 302, location: destination, count: true, rule };
+    }
+}
+const INVALID_PASSWORD = 'That password is not right. Please try again.';
+/**
+ * The password form's POST: refused while throttled (before any hashing), verified with argon2, and on
+ * success a signed cookie plus a page that continues to the link (pages/site.ts says why not a redirect).
+ */
+export async function submitPassword(link, input, secret, throttle) {
+    if (link.expiresAt !== 0 && input.now >= link.expiresAt)
+        return page(410, expiredPage(link));
+    if (link.passwordHash === null)
+        return page(200, continuePage(link));
+    const key = `${link.id}|${throttleClient(input.ip)}`;
+    const wait = throttle.blockedFor(key, input.now);
+    if (wait > 0)
+        return page(429, throttledPage(wait), false, wait);
+    if (!input.password)
+        return page(400, passwordPage(link, 'Enter the password to continue.'));
+    // Counted before the (slow) hash check: guesses sent all at once must not all pass the check above while
+    // the first one is still hashing. A right password clears the count.
+    throttle.fail(key, input.now);
+    if (!(await verifyPassword(link.passwordHash, input.password)))
+        return page(401, passwordPage(link, INVALID_PASSWORD));
+    throttle.succeed(key);
+    return { kind: 'page', status: 200, page: continuePage(link), count: false, setCookie: unlockCookie(secret, link, input.now) };
+}
+//# sourceMappingURL=decide.js.map

@@ -1,0 +1,72 @@
+import { memoize } from '../../../lib/bounded-cache.js';
+import { countryOf, deviceNames } from '../../../lib/visitor.js';
+export function normalizeLanguage(code) {
+    return code.trim().toLowerCase().replace(/_/g, '-');
+}
+/** Device, then language, then location: the first that matches picks the destination. */
+export function target(targeting, visitor) {
+    return (targeting.devices && byDevice(targeting.devices, visitor.userAgent))
+        ?? (targeting.languages && byLanguage(targeting, visitor.acceptLanguage))
+        ?? (targeting.locations && byLocation(targeting.locations, visitor.ip))
+        ?? undefined;
+}
+function byDevice(devices, userAgent) {
+    if (!userAgent)
+        return undefined;
+    const names = deviceNames(userAgent);
+    if (names.length === 0)
+        return undefined;
+    for (const [name, destination] of devices) {
+        if (names.includes(name))
+            return destination;
+    }
+    return undefined;
+}
+function byLanguage(targeting, header) {
+    if (!header)
+        return undefined;
+    for (const tag of languagesOf(header)) {
+        const exact = targeting.languages.get(tag);
+        if (exact)
+            return exact;
+        const dash = tag.indexOf('-');
+        const primary = targeting.primaries.get(dash < 0 ? tag : tag.slice(0, dash));
+        if (primary)
+            return primary;
+    }
+    return undefined;
+}
+function byLocation(locations, ip) {
+    const country = ip ? countryOf(ip) : null;
+    if (!country)
+        return undefined;
+    return locations.get(country.name.toLowerCase()) ?? locations.get(country.code.toLowerCase());
+}
+const MAX_LANGUAGES = 16;
+// Browsers send a handful of distinct headers: parse each once, not on every targeted visit.
+const languagesOf = memoize(preferredLanguages, 2_000, 256);
+/**
+ * Accept-Language tags, lower-case, highest q first (ties keep header order); `*`, q=0 and malformed
+ * entries are dropped. Only the first entries count, so a huge header costs no more than a small one.
+ */
+export function preferredLanguages(header) {
+    const entries = [];
+    const parts = header.split(',', MAX_LANGUAGES);
+    for (let i = 0; i < parts.length; i++) {
+        const [rawTag, ...params] = parts[i].split(';');
+        const tag = normalizeLanguage(rawTag);
+        if (!/^[a-z]{1,8}(?:-[a-z0-9]{1,8})*$/.test(tag))
+            continue;
+        let q = 1;
+        for (const param of params) {
+            const m = /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(param);
+            if (m)
+                q = Number(m[1]);
+        }
+        if (q > 0)
+            entries.push({ tag, q, i });
+    }
+    entries.sort((a, b) => b.q - a.q || a.i - b.i);
+    return entries.map((e) => e.tag);
+}
+//# sourceMappingURL=targeting.js.map

@@ -1,0 +1,36 @@
+import { MemoryRateLimitStore } from '../../../http/rate-limit.js';
+import { html, renderPage } from '../../../lib/html.js';
+import { throttleClient } from '../decide/password.js';
+import { sendPage } from './send.js';
+/**
+ * A budget of costly public requests per client (an IP address; for IPv6 its /64) and fixed window,
+ * counted in this process's memory: the public side has no key to count by, and a Redis round trip
+ * would cost more than most of what it guards.
+ */
+export class ClientBudget {
+    name;
+    max;
+    windowS;
+    store = new MemoryRateLimitStore();
+    windowMs;
+    constructor(name, max, windowS) {
+        this.name = name;
+        this.max = max;
+        this.windowS = windowS;
+        this.windowMs = windowS * 1000;
+    }
+    /** Counts one request; the seconds until the window ends when it is over the budget, else 0. */
+    take(ip, now = Date.now()) {
+        const state = this.store.count(`${this.name}:${throttleClient(ip)}`, this.windowMs, now);
+        return state.count > this.max ? Math.max(Math.ceil((state.resetAt - now) / 1000), 1) : 0;
+    }
+}
+/** The 429 page of the public side, with Retry-After. */
+export function sendTooMany(reply, seconds) {
+    const page = renderPage({
+        title: 'Too many requests · Redirectory',
+        body: html `<h1>Too many requests</h1><p>This address sent too many requests. Try again in ${seconds} seconds.</p>`,
+    });
+    return sendPage(reply, 429, page, seconds);
+}
+//# sourceMappingURL=client-budget.js.map

@@ -1,0 +1,46 @@
+import { Type } from 'typebox';
+import { errorResponses, Id, IdParam } from '../../http/envelopes.js';
+import { accountOf } from '../../http/types.js';
+import { MAX_BUCKETS, MAX_HOURLY_DAYS } from './series-buckets.js';
+import { accountSeries, targetSeries } from './series-service.js';
+const SeriesQuery = Type.Object({
+    from: Type.Optional(Type.String({ description: 'First day, `YYYY-MM-DD` (UTC); default 30 days before `to`' })),
+    to: Type.Optional(Type.String({ description: 'Last day, included, `YYYY-MM-DD` (UTC); default today' })),
+    interval: Type.Optional(Type.String({ description: '`hour`, `day` (default), `week` (ISO, from Monday) or `month`' })),
+});
+const AccountSeriesQuery = Type.Object({
+    ...SeriesQuery.properties,
+    campaign: Type.Optional(Id('Only the links of this campaign of yours')),
+    channel: Type.Optional(Id('Only the links and QR codes in this channel of yours')),
+});
+const SeriesResponse = Type.Object({
+    error: Type.Literal(0),
+    data: Type.Array(Type.Object({
+        date: Type.String({ description: '`YYYY-MM-DD HH:00:00` for hours, else the bucket\'s first day `YYYY-MM-DD` (UTC)' }),
+        clicks: Type.Integer(),
+        uniqueClicks: Type.Integer({ description: 'Visitors first seen for the link or QR code in this bucket' }),
+    })),
+});
+const RULES = 'Extension. Every bucket from `from` to `to` is listed, oldest first, with 0 where nothing was counted, so a chart draws ' +
+    'without gaps; buckets are UTC and a first or last week or month only counts its days inside the range. ' +
+    `\`interval=hour\` spans at most ${MAX_HOURLY_DAYS} days, the others at most ${MAX_BUCKETS} buckets (400 \`series_range_too_large\`). ` +
+    'Bots are not counted, as in the totals: the buckets of a link or QR code add up to its `clicks` and `uniqueClicks` ' +
+    '(clicks counted before the series existed are in the totals only). Hours older than SERIES_HOURLY_DAYS (default 90) are ' +
+    'kept as days only, so an hourly series that far back is 0.';
+const tags = ['stats'];
+const targetSchema = (summary) => ({ tags, summary, description: RULES, params: IdParam, querystring: SeriesQuery, response: { 200: SeriesResponse, ...errorResponses } });
+export function seriesRoutes(app, ctx) {
+    app.get('/url/:id/clicks', { schema: targetSchema('Clicks of a short link over time') }, async (req) => ({ error: 0, data: await targetSeries(ctx, accountOf(req).userId, 'link', req.params.id, req.query) }));
+    app.get('/qr/:id/clicks', { schema: targetSchema('Scans of a QR code over time') }, async (req) => ({ error: 0, data: await targetSeries(ctx, accountOf(req).userId, 'qr', req.params.id, req.query) }));
+    app.get('/stats/clicks', {
+        schema: {
+            tags,
+            summary: 'Clicks of the whole account over time',
+            description: `${RULES} Sums all your links and QR codes, or with \`campaign\` the links of that campaign, or with \`channel\` ` +
+                'the links and QR codes in that channel (not both); `uniqueClicks` adds up each one\'s unique visitors.',
+            querystring: AccountSeriesQuery,
+            response: { 200: SeriesResponse, ...errorResponses },
+        },
+    }, async (req) => ({ error: 0, data: await accountSeries(ctx, accountOf(req).userId, req.query) }));
+}
+//# sourceMappingURL=series-routes.js.map

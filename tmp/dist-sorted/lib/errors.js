@@ -1,0 +1,121 @@
+const catalogue = (entries) => entries;
+const text = (detail) => detail;
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+export const ERRORS = catalogue({
+    // The request as a whole.
+    invalid_field: { status: 400, message: text, about: 'A field, query or path parameter is missing or not valid; the message names it.' },
+    invalid_json: { status: 400, message: 'The request body is not valid JSON.', about: 'The body is not JSON.' },
+    invalid_request: { status: 400, message: text, about: 'The request is not valid HTTP, or its path cannot be read.' },
+    key_required: { status: 401, message: 'A valid API key is required to use this service.', about: 'No API key, or an unknown one.' },
+    endpoint_not_found: { status: 404, message: 'There is no such API endpoint. See /docs for the reference.', about: 'No endpoint at that method and path.' },
+    request_timeout: { status: 408, message: 'The request took too long to arrive.', about: 'The request arrived too slowly.' },
+    body_too_large: { status: 413, message: (limit) => `The request body is larger than ${limit}.`, about: 'The body is over the limit (1 MB on the API).' },
+    path_too_long: { status: 414, message: 'The request path is too long.', about: 'The path is too long.' },
+    unsupported_media_type: { status: 415, message: text, about: 'The body is not of a type this endpoint reads.' },
+    rate_limited: { status: 429, message: (seconds) => `Too many requests. Try again in ${seconds} seconds.`, about: 'Over the rate limit; see Retry-After.' },
+    headers_too_large: { status: 431, message: 'The request headers are larger than 16 KB.', about: 'The headers are over 16 KB.' },
+    internal_error: { status: 500, message: 'Something went wrong on our side. Please try again.', about: 'A fault of the server; it is logged.' },
+    // Resources: an id of another account is not found either.
+    not_found: { status: 404, message: (what) => `${what} not found.`, about: 'No such link, domain, campaign, channel, item, pixel, QR code, page or user in your account.' },
+    // Accounts.
+    email_invalid: { status: 400, message: 'Please enter a valid e-mail address.', about: 'Not an e-mail address.' },
+    email_taken: { status: 409, message: 'An account with that e-mail already exists.', about: 'Another account has that e-mail.' },
+    username_invalid: { status: 400, message: 'Usernames are 3 to 32 letters, digits, dots, dashes or underscores.', about: 'Not a valid username.' },
+    username_taken: { status: 409, message: 'That username is taken.', about: 'Another account has that username.' },
+    account_taken: { status: 409, message: 'That e-mail or username is already registered.', about: 'Another account has that e-mail or username.' },
+    password_short: { status: 400, message: (min) => `Passwords must be at least ${min} characters.`, about: 'An account password is too short.' },
+    nothing_to_update: { status: 400, message: (fields) => `Send ${fields} to update.`, about: 'An update named nothing to change.' },
+    // Links.
+    alias_invalid: { status: 400, message: (field) => `${field} must be 3 to 64 letters, digits, dashes (-) or underscores (_).`, about: 'Not a valid alias.' },
+    alias_reserved: { status: 400, message: (alias) => `"${alias}" is reserved by the service and cannot be used as an alias. Please choose another one.`, about: 'The alias is one of the service\'s own paths.' },
+    alias_taken: { status: 409, message: 'That alias is taken. Please choose another one.', about: 'The alias is in use on that domain (by a link or bio page of any account).' },
+    aliases_exhausted: { status: 503, message: 'Could not find a free random alias; please try again or send a custom alias.', about: 'No free random alias was found.' },
+    link_type_invalid: {
+        status: 400,
+        message: (value, onUpdate) => onUpdate
+            ? `Unknown type "${value}": on update use direct, frame, splash or the id of one of your splash pages.`
+            : `Unknown type "${value}": use direct, frame, splash, the id of one of your splash pages or overlay-{id} for one of your overlays.`,
+        about: 'Not a redirection type this call takes.',
+    },
+    expiry_invalid: { status: 400, message: 'expiry must be a timestamp written YYYY-MM-DD HH:MM:SS (UTC), or null / "" for none.', about: 'Not a timestamp.' },
+    unknown_reference: {
+        status: 400,
+        message: (field, what, id, list) => `${field}: there is no ${what} with id ${id} in your account (see GET /api/${list}).`,
+        about: 'The request names a pixel, campaign, channel, splash page or overlay that is not yours.',
+    },
+    domain_unknown: {
+        status: 400,
+        message: (value) => `Unknown domain "${value}": use one of your branded domains from GET /api/domains, or leave it out for the default domain.`,
+        about: 'A link names a branded domain that is not yours.',
+    },
+    // Branded domains.
+    domain_invalid: { status: 400, message: 'domain must be an http:// or https:// address with a host name only, e.g. https://go.example.com.', about: 'Not an http(s) address with a host name only.' },
+    domain_own_host: { status: 400, message: (host) => `${host} is this service's own address; it is always available as the default domain.`, about: 'The service\'s own host, in any spelling.' },
+    domain_cross_port: {
+        status: 400,
+        message: (scheme, host, port) => `${scheme}//${host} cannot use port ${port}: it is the standard port of the other scheme; leave the port out.`,
+        about: 'http with port 443 or https with port 80.',
+    },
+    domain_not_pointing: {
+        status: 400,
+        message: (host, targets) => `${host} does not point to this service yet: add an A/AAAA record for, or a CNAME to, ${targets} and try again once DNS has updated.`,
+        about: 'The domain\'s DNS does not point to this service (DOMAIN_DNS_TARGETS).',
+    },
+    domain_taken: { status: 409, message: 'That domain is already registered.', about: 'Your account has that host already, in any spelling.' },
+    domain_taken_elsewhere: {
+        status: 409,
+        message: (host) => `${host} is already registered by another account: a host belongs to one account only, however it is spelled.`,
+        about: 'Another account has that host, in any spelling.',
+    },
+    domain_has_links: {
+        status: 409,
+        message: (n) => `This domain still has ${plural(n, 'short link', 'short links')}; delete them or move them to another domain first.`,
+        about: 'A domain with links cannot be deleted.',
+    },
+    // Campaigns, channels, pixels and pages.
+    name_required: { status: 400, message: (what) => `${what} is required.`, about: 'A name is blank.' },
+    campaign_name_taken: { status: 409, message: 'You already have a campaign with that name.', about: 'Your account has a campaign of that name already.' },
+    channel_name_taken: { status: 409, message: 'You already have a channel with this name.', about: 'Your account has a channel of that name already.' },
+    slug_invalid: { status: 400, message: 'The slug must be 3 to 64 letters, digits, dashes or underscores.', about: 'Not a valid rotator slug.' },
+    slug_taken: { status: 409, message: 'That slug is taken. Please choose another one.', about: 'Another campaign has that slug.' },
+    color_invalid: { status: 400, message: 'The color must be a HEX color like #1A2B3C.', about: 'Not a HEX color.' },
+    item_type_invalid: { status: 400, message: 'The item type must be one of links, bio or qr.', about: 'Not a channel item type.' },
+    pixel_type_invalid: { status: 400, message: (value, types) => `Unknown pixel type "${value}". Use one of: ${types}.`, about: 'Not a pixel type.' },
+    pixel_tag_invalid: {
+        status: 400,
+        message: 'tag must be the provider\'s tag or id: 1 to 128 letters, digits, _ . : or -, e.g. G-ABC123 or GTM-XYZ.',
+        about: 'Not a pixel tag.',
+    },
+    overlay_type_invalid: { status: 400, message: 'The overlay type must be message or contact.', about: 'Not an overlay type.' },
+    overlay_email_invalid: { status: 400, message: 'email must be an e-mail address such as team@example.com (or "" for none).', about: 'Not an e-mail address.' },
+    // Click series.
+    series_range_invalid: { status: 400, message: (from, to) => `from (${from}) is after to (${to}).`, about: 'A series range ends before it starts.' },
+    series_range_too_large: {
+        status: 400,
+        message: (limit) => `The range is too large: ${limit}. Ask for a shorter range or a longer interval.`,
+        about: 'A series range holds more buckets than allowed (hourly: 31 days; other intervals: 3660 buckets).',
+    },
+    // QR codes.
+    qr_data_too_long: { status: 400, message: 'The data is too long to fit in a QR code: keep it under about 1,200 bytes.', about: 'The content does not fit in a QR code.' },
+    qr_color_invalid: { status: 400, message: (field) => `The field "${field}" must be a color written rgb(R,G,B) with each value from 0 to 255.`, about: 'Not an rgb(R,G,B) color.' },
+    qr_colors_too_alike: { status: 400, message: 'The foreground and background colors are too alike for the code to be scanned.', about: 'Too little contrast to scan.' },
+    qr_logo_invalid: { status: 400, message: text, about: 'The logo is not a PNG or JPEG image within the size limits, or an http(s) URL.' },
+});
+/** Every code, in catalogue order. */
+export const ERROR_CODES = Object.keys(ERRORS);
+export class AppError extends Error {
+    code;
+    status;
+    constructor(code, status, message) {
+        super(message);
+        this.code = code;
+        this.status = status;
+        this.name = 'AppError';
+    }
+}
+/** The catalogue's error for `code`, its message filled in; services `throw` it. */
+export function fail(code, ...args) {
+    const { status, message } = ERRORS[code];
+    return new AppError(code, status, typeof message === 'string' ? message : message(...args));
+}
+//# sourceMappingURL=errors.js.map

@@ -1,0 +1,158 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { sql } from 'kysely';
+import { subtractFromAccount } from './account-store.js';
+import { isPostgres } from '../db/dialect.js';
+import { nowTimestamp } from '../lib/time.js';
+/** Where each kind of target lives. */
+const TARGETS = { link: 'links', qr: 'qr_codes' };
+// SQLite refuses statements with more than 32766 bound values (PostgreSQL 65535). Chunks stay far
+// smaller: better-sqlite3 runs synchronously, and between chunks the event loop serves requests.
+const MAX_VARIABLES = 5_000;
+async function eachChunk(rows, write) {
+    if (rows.length === 0)
+        return;
+    const size = Math.max(1, Math.floor(MAX_VARIABLES / Object.keys(rows[0]).length));
+    for (let i = 0; i < rows.length; i += size) {
+        if (i > 0)
+            await nextTurn();
+        await write(rows.slice(i, i + size));
+    }
+}
+// The table and column names vary by kind; they come from TARGETS, never from input.
+const loose = (db) => db;
+/** Advisory lock class of click batches against deletes ('RDIC'); the second key is the schema. */
+const CLICK_LOCK_CLASS = 0x52444943;
+/**
+ * PostgreSQL: a click batch (shared) and a delete of targets (exclusive) never overlap, so a batch in
+ * flight finishes before the delete removes its rows, and a batch after the delete sees its tombstones.
+ * On SQLite every write transaction holds the database lock already (BEGIN IMMEDIATE).
+ */
+export async function lockAgainst(db, other) {
+    if (!isPostgres(db))
+        return;
+    const lock = sql.raw(other === 'deletes' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock');
+    await sql `select ${lock}(${CLICK_LOCK_CLASS}::int4, hashtext(current_schema()))`.execute(db);
+}
+/** Which of the given ids were deleted lately, so clicks still queued for them are dropped. */
+export async function deletedTargets(db, kind, ids) {
+    const found = new Set();
+    for (let i = 0; i < ids.length; i += MAX_VARIABLES) {
+        const rows = await db.selectFrom('deleted_targets').select('target_id')
+            .where('target_kind', '=', kind).where('target_id', 'in', ids.slice(i, i + MAX_VARIABLES)).execute();
+        for (const row of rows)
+            found.add(Number(row.target_id));
+    }
+    return found;
+}
+/** Forgets deletions older than `before`: no click waits that long between its visit and its write. */
+export async function pruneDeletedTargets(db, before) {
+    await db.deleteFrom('deleted_targets').where('deleted_at', '<', before).execute();
+}
+/** Adds the batch's referrer counts; rows must be distinct per key (PostgreSQL insists). */
+export async function upsertStats(db, rows) {
+    await eachChunk(rows, async (chunk) => {
+        await db.insertInto('click_stats').values(chunk)
+            .onConflict((oc) => oc.columns(['target_kind', 'target_id', 'dimension', 'label'])
+            .doUpdateSet((eb) => ({ count: eb('click_stats.count', '+', eb.ref('excluded.count')) })))
+            .execute();
+    });
+}
+/**
+ * `labels` of a summary plus those of the incoming row, added key by key, in the database itself: an
+ * upsert needs no read first. SQLite's form is also the click writer thread's (batch-writers.ts).
+ */
+export const MERGE_LABELS_SQLITE = `(select json_group_object(key, total) from (select key, sum(value) as total from
+  (select key, value from json_each(click_summaries.labels) union all select key, value from json_each(excluded.labels)) group by key))`;
+const MERGE_LABELS_POSTGRES = `(select coalesce(jsonb_object_agg(key, total), '{}'::jsonb)::text from (select key, sum(value::bigint) as total from
+  (select * from jsonb_each_text(click_summaries.labels::jsonb) union all select * from jsonb_each_text(excluded.labels::jsonb)) e group by key) s)`;
+/**
+ * The open hour of a summary after an upsert, the same SQL on both dialects: the batch's hour is stored and
+ * its counts added when it is the same hour; triggers close a replaced hour or undo an earlier one
+ * (src/db/migrations/0006).
+ */
+const same = 'excluded.hour = click_summaries.hour';
+const OPEN_HOUR_SET = {
+    hour: 'excluded.hour',
+    hour_clicks: `case when ${same} then click_summaries.hour_clicks + excluded.hour_clicks else excluded.hour_clicks end`,
+    hour_uniques: `case when ${same} then click_summaries.hour_uniques + excluded.hour_uniques else excluded.hour_uniques end`,
+};
+export const OPEN_HOUR_SET_SQL = Object.entries(OPEN_HOUR_SET).map(([column, value]) => `${column} = ${value}`).join(', ');
+/** Adds the batch's counters, labels and open hours to the targets' summaries, one row per target. */
+export async function upsertSummaries(db, rows) {
+    const merge = sql.raw(isPostgres(db) ? MERGE_LABELS_POSTGRES : MERGE_LABELS_SQLITE);
+    await eachChunk(rows, async (chunk) => {
+        await db.insertInto('click_summaries').values(chunk)
+            .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet((eb) => ({
+            clicks: eb('click_summaries.clicks', '+', eb.ref('excluded.clicks')),
+            uniques: eb('click_summaries.uniques', '+', eb.ref('excluded.uniques')),
+            labels: merge,
+            hour: sql.raw(OPEN_HOUR_SET.hour),
+            hour_clicks: sql.raw(OPEN_HOUR_SET.hour_clicks),
+            hour_uniques: sql.raw(OPEN_HOUR_SET.hour_uniques),
+        }))).execute();
+    });
+}
+/** `(target_kind, target_id)` is one of the keys (a row-value IN list both dialects take). */
+export const keyIn = (keys) => sql `(target_kind, target_id) in (values ${sql.join(keys.map((k) => sql `(${k.target_kind}, cast(${k.target_id} as integer))`))})`;
+/** Records visitor hashes; returns those that were new, as `kind:id:hash`. */
+export async function insertUniques(db, rows) {
+    const fresh = new Set();
+    await eachChunk(rows, async (chunk) => {
+        // Both dialects return only the rows actually inserted when the conflict is ignored.
+        const inserted = await db.insertInto('click_uniques').values(chunk)
+            .onConflict((oc) => oc.doNothing())
+            .returning(['target_kind', 'target_id', 'visitor_hash']).execute();
+        for (const row of inserted)
+            fresh.add(`${row.target_kind}:${row.target_id}:${row.visitor_hash}`);
+    });
+    return fresh;
+}
+/** Adds the batch's clicks and new visitors to the targets' hourly buckets. */
+export async function upsertHours(db, rows) {
+    await eachChunk(rows, async (chunk) => {
+        await db.insertInto('click_hours').values(chunk)
+            .onConflict((oc) => oc.columns(['target_kind', 'target_id', 'hour']).doUpdateSet((eb) => ({
+            clicks: eb('click_hours.clicks', '+', eb.ref('excluded.clicks')),
+            uniques: eb('click_hours.uniques', '+', eb.ref('excluded.uniques')),
+        })))
+            .execute();
+    });
+}
+/** Appends the batch's logged visits, in multi-row inserts of a few hundred rows. */
+export async function insertVisits(db, rows) {
+    await eachChunk(rows, async (chunk) => {
+        await db.insertInto('visits').values(chunk).execute();
+    });
+}
+/** A target's click count (0 when none) as a correlated subquery, for lists that show or sort by it. */
+export function clickCount(kind, idColumn) {
+    return sql `coalesce((select clicks from click_summaries where target_kind = ${kind} and target_id = ${sql.ref(idColumn)}), 0)`;
+}
+/** Ids of the account's links or QR codes, for forgetting them with the account. */
+export async function targetIdsOf(db, kind, userId) {
+    const rows = await loose(db).selectFrom(TARGETS[kind]).select('id').where('user_id', '=', userId).execute();
+    return rows.map((row) => Number(row.id));
+}
+/**
+ * Forgets every click of the targets (and takes them out of `owner`'s series; null when the account goes
+ * too) and remembers them as deleted, so visits still queued on any node
+ * (served just before the delete) are dropped when written rather than recreating their rows. For the
+ * features that delete links, QR codes or accounts, inside their transaction (the lock lasts until it ends).
+ */
+export async function forgetTargets(db, kind, ids, owner) {
+    if (ids.length === 0)
+        return;
+    await lockAgainst(db, 'click batches');
+    const deleted_at = nowTimestamp();
+    for (let i = 0; i < ids.length; i += MAX_VARIABLES) {
+        const chunk = ids.slice(i, i + MAX_VARIABLES);
+        if (owner !== null)
+            await subtractFromAccount(db, owner, kind, chunk);
+        await db.insertInto('deleted_targets').values(chunk.map((target_id) => ({ target_kind: kind, target_id, deleted_at })))
+            .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet({ deleted_at })).execute();
+        for (const table of ['click_stats', 'click_summaries', 'click_uniques', 'click_hours', 'click_days', 'visits']) {
+            await db.deleteFrom(table).where('target_kind', '=', kind).where('target_id', 'in', chunk).execute();
+        }
+    }
+}
+//# sourceMappingURL=store.js.map

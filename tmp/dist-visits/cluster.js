@@ -1,0 +1,52 @@
+import cluster from 'node:cluster';
+import { createContext } from './context.js';
+import { isInvalidateMessage } from './lib/worker-invalidation.js';
+/** A worker that dies on its own is replaced, but not more often than this. */
+const RESTART_DELAY_MS = 1000;
+/**
+ * WORKERS=N: the primary migrates once, forks N workers sharing the port (node:cluster), relays cache
+ * invalidations between them, and on SIGTERM/SIGINT lets each worker drain and flush, exiting with
+ * the worst worker status.
+ */
+export async function runPrimary(config, log) {
+    const ctx = await createContext(config, log); // migrations run here, once, before any worker starts
+    await ctx.close();
+    let stopping = false;
+    let status = 0;
+    const fork = () => {
+        const worker = cluster.fork();
+        worker.on('message', (message) => {
+            if (!isInvalidateMessage(message))
+                return;
+            for (const other of Object.values(cluster.workers ?? {}))
+                if (other && other !== worker)
+                    other.send(message);
+        });
+        return worker;
+    };
+    cluster.on('exit', (worker, code, signal) => {
+        if (stopping) {
+            // A worker still starting has no SIGTERM handler yet: ended by the signal, it had nothing to flush.
+            status = Math.max(status, code ?? (signal === 'SIGTERM' ? 0 : 1));
+            if (Object.keys(cluster.workers ?? {}).length === 0)
+                process.exit(status);
+            return;
+        }
+        log.error({ pid: worker.process.pid, code, signal }, 'Redirectory worker died; starting another');
+        setTimeout(fork, RESTART_DELAY_MS);
+    });
+    for (let i = 0; i < config.WORKERS; i++)
+        fork();
+    log.info({ workers: config.WORKERS }, 'Redirectory primary started its workers');
+    const stop = (signal) => {
+        if (stopping)
+            return;
+        stopping = true;
+        log.info({ signal }, 'Redirectory is shutting down its workers');
+        for (const worker of Object.values(cluster.workers ?? {}))
+            worker?.process.kill('SIGTERM');
+    };
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
+}
+//# sourceMappingURL=cluster.js.map

@@ -1,0 +1,153 @@
+import { isReserved } from '../../../lib/reserved.js';
+import { httpHref } from '../../../lib/urls.js';
+import { shortUrl } from '../../../lib/short-url.js';
+import { parseTimestamp } from '../../../lib/time.js';
+import { bundlePixels } from '../decide/pixels.js';
+import * as accountPages from '../../custom-pages/public.js';
+import { normalizeLanguage } from '../decide/targeting.js';
+import { hostKey } from '../../../lib/hosts.js';
+function jsonArray(text) {
+    if (text === '[]' || !text)
+        return [];
+    try {
+        const value = JSON.parse(text);
+        return Array.isArray(value) ? value.filter((v) => v && typeof v === 'object') : [];
+    }
+    catch {
+        return [];
+    }
+}
+const str = (v) => (typeof v === 'string' ? v : '');
+/** `name=value&…` of the link's parameters, appended to every destination (existing query kept). */
+function parameterSuffix(text) {
+    return jsonArray(text)
+        .filter((p) => str(p.name) !== '')
+        .map((p) => `${encodeURIComponent(str(p.name))}=${encodeURIComponent(str(p.value))}`)
+        .join('&');
+}
+export function withParameters(href, suffix) {
+    if (!suffix)
+        return href;
+    const hashAt = href.indexOf('#');
+    const base = hashAt < 0 ? href : href.slice(0, hashAt);
+    const hash = hashAt < 0 ? '' : href.slice(hashAt);
+    const separator = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
+    return `${base}${separator}${suffix}${hash}`;
+}
+function compileTargets(row, suffix) {
+    const pairs = (text, key, rule, normalize = (name) => name) => jsonArray(text).flatMap((t) => {
+        const href = httpHref(str(t.link));
+        const name = normalize(str(t[key]).trim().toLowerCase());
+        return href && name ? [[name, { destination: withParameters(href, suffix), rule: `${rule}:${name}` }]] : [];
+    });
+    const devices = pairs(row.device_targets, 'device', 'device');
+    const languages = pairs(row.language_targets, 'language', 'language', normalizeLanguage);
+    const locations = pairs(row.geo_targets, 'location', 'geo');
+    if (devices.length + languages.length + locations.length === 0)
+        return null;
+    const primaries = new Map();
+    // Region-less codes first, so `fr` beats `fr-ca` for a visitor who asks for `fr-be`.
+    for (const [code, d] of [...languages].sort((a, b) => Number(a[0].includes('-')) - Number(b[0].includes('-')))) {
+        const primary = code.split('-')[0];
+        if (!primaries.has(primary))
+            primaries.set(primary, d);
+    }
+    const firstWins = (list) => new Map([...list].reverse());
+    return {
+        devices: devices.length ? devices : null,
+        languages: languages.length ? firstWins(languages) : null,
+        primaries: languages.length ? primaries : null,
+        locations: locations.length ? firstWins(locations) : null,
+    };
+}
+const LINK_TYPES = new Set(['direct', 'frame', 'splash', 'overlay']);
+/**
+ * Turns a link row into the cached structure; runs once per cache fill, never per visit. Synchronous for
+ * a link that needs nothing but its row (a direct link without pixels: nearly every link), so a cache
+ * miss on SQLite is answered in the same turn as its read.
+ */
+export function compileLink(deps, row, domain) {
+    const link = fromRow(deps, row, domain);
+    if (!link)
+        return null;
+    return link.type === 'direct' && !row.has_pixels ? link : withPages(deps, row, link);
+}
+function fromRow(deps, row, domain) {
+    const long = httpHref(row.long_url);
+    if (!long)
+        return null;
+    const suffix = parameterSuffix(row.parameters);
+    const url = shortUrl(deps.config, domain, row.alias);
+    return {
+        kind: 'link',
+        id: row.id,
+        owner: row.user_id,
+        alias: row.alias,
+        shortUrl: url,
+        secure: url.startsWith('https:'),
+        type: (LINK_TYPES.has(row.type) ? row.type : 'direct'),
+        destination: withParameters(long, suffix),
+        expiresAt: row.expiry ? parseTimestamp(row.expiry)?.getTime() ?? 0 : 0,
+        passwordHash: row.password_hash || null,
+        targeting: compileTargets(row, suffix),
+        meta: {
+            title: row.meta_title || row.title,
+            description: row.meta_description || row.description,
+            image: httpHref(row.meta_image) ?? '',
+        },
+        unframeable: null,
+        pixels: null,
+        splash: null,
+        overlay: null,
+    };
+}
+/** What takes reads of its own: splash and overlay pages, pixels, and the check of framed destinations. */
+async function withPages(deps, row, link) {
+    if (link.type === 'splash' && row.splash_id)
+        link.splash = ownPage(row, await accountPages.splashPage(deps.db, row.splash_id));
+    if (link.type === 'overlay') {
+        link.overlay = row.overlay_id ? ownPage(row, await accountPages.overlay(deps.db, row.overlay_id)) : null;
+        // A call-to-action page that is gone still lets visitors reach the destination.
+        if (!link.overlay)
+            link.type = 'frame';
+    }
+    if (link.type === 'frame' || link.type === 'overlay') {
+        link.unframeable = await unframeable(deps, [link.destination, ...allTargets(link.targeting)]);
+    }
+    if (row.has_pixels)
+        link.pixels = bundlePixels(await deps.repo.pixels(row.id));
+    return link;
+}
+/** Only the link owner's own splash or overlay page is ever shown on their link. */
+function ownPage(row, page) {
+    return page && page.user_id === row.user_id ? page : null;
+}
+function allTargets(t) {
+    if (!t)
+        return [];
+    return [...(t.devices ?? []).map(([, d]) => d), ...(t.languages?.values() ?? []), ...(t.locations?.values() ?? [])].map((d) => d.destination);
+}
+/** Framing our own API, docs or admin pages would lend them our page (clickjacking): those are linked instead. */
+async function unframeable(deps, destinations) {
+    const refused = new Set();
+    for (const destination of destinations) {
+        const url = new URL(destination);
+        if (!isReserved(firstSegment(url.pathname)))
+            continue;
+        // Every spelling of our own hosts (`redirectory.test.`, `:443`) is the same site to a browser.
+        const host = hostKey(url);
+        if (host === null || host === deps.config.DEFAULT_HOST || (await deps.repo.domain(host)))
+            refused.add(destination);
+    }
+    return refused.size ? refused : null;
+}
+function firstSegment(pathname) {
+    const segment = pathname.split('/').find(Boolean) ?? '';
+    try {
+        return decodeURIComponent(segment);
+    }
+    catch {
+        return segment;
+    }
+}
+//# sourceMappingURL=compile.js.map

@@ -1,0 +1,77 @@
+import { isReserved } from '../../../lib/reserved.js';
+import { resolverFor } from '../resolve/resolver.js';
+import { writeDecision } from './send.js';
+import { answerVisit } from './visit.js';
+/** `/{alias}` with an optional query and nothing Fastify would decode or normalize. */
+const PLAIN_ALIAS = /^\/([A-Za-z0-9_-]{1,64})(?:\?|$)/;
+/**
+ * The lean front of the redirect path: a GET or HEAD of a plain `/{alias}` whose link is already cached
+ * (or found by one prepared-statement read) is answered here, without Fastify's per-request work (routing, hooks, reply objects). Everything else —
+ * other paths, bio pages, unknown aliases, anything odd — goes to Fastify, which answers the same way (visit.ts).
+ */
+export function leanFront(ctx, fastify) {
+    const resolver = resolverFor(ctx);
+    const clientIp = ctx.config.TRUST_PROXY ? forwardedIp : socketIp;
+    const hostOf = ctx.config.TRUST_PROXY ? forwardedHost : plainHost;
+    const serve = (req, res, found, now) => {
+        if (found.kind !== 'link')
+            return fastify(req, res);
+        const method = req.method;
+        try {
+            const headers = req.headers;
+            const decision = answerVisit(ctx, found, {
+                method, now, ip: clientIp(req), cookie: headers.cookie,
+                userAgent: headers['user-agent'] ?? '', acceptLanguage: headers['accept-language'] ?? '', referer: headers.referer ?? '',
+            });
+            writeDecision(res, decision, method === 'HEAD');
+        }
+        catch (err) {
+            ctx.log.error({ err }, 'lean redirect failed');
+            if (!res.headersSent)
+                fastify(req, res);
+        }
+    };
+    return (req, res) => {
+        const method = req.method;
+        const host = hostOf(req);
+        const match = (method === 'GET' || method === 'HEAD') && host ? PLAIN_ALIAS.exec(req.url ?? '') : null;
+        if (!match || isReserved(match[1]))
+            return fastify(req, res);
+        const now = Date.now();
+        let found;
+        try {
+            // On SQLite a miss is read right here; on PostgreSQL wait for it rather than routing through Fastify.
+            found = resolver.lookup(host, match[1], now);
+        }
+        catch {
+            return fastify(req, res); // it answers (and logs) a failing read as the catch-all route does
+        }
+        if (found instanceof Promise)
+            found.then((f) => serve(req, res, f, now), () => fastify(req, res));
+        else
+            serve(req, res, found, now);
+    };
+}
+function plainHost(req) {
+    return req.headers.host;
+}
+/** As Fastify's `request.host` with trustProxy: true — the last X-Forwarded-Host entry, else Host — so both resolve one site. */
+function forwardedHost(req) {
+    const header = req.headers['x-forwarded-host'];
+    if (typeof header !== 'string' || header === '')
+        return req.headers.host;
+    const comma = header.lastIndexOf(',');
+    return (comma === -1 ? header : header.slice(comma + 1)).trim();
+}
+function socketIp(req) {
+    return req.socket.remoteAddress ?? '';
+}
+/** As Fastify's trustProxy: true — the left-most X-Forwarded-For address, the original client. */
+function forwardedIp(req) {
+    const header = req.headers['x-forwarded-for'];
+    if (typeof header !== 'string' || header === '')
+        return socketIp(req);
+    const comma = header.indexOf(',');
+    return (comma === -1 ? header : header.slice(0, comma)).trim();
+}
+//# sourceMappingURL=front.js.map

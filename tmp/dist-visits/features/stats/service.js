@@ -1,0 +1,44 @@
+import { labelKey } from '../../clicks/derive.js';
+import * as repo from './repo.js';
+/** Networks socialCount always lists, with 0 when no visit came from them. */
+export const DEFAULT_SOCIAL_KEYS = ['facebook', 'twitter', 'google'];
+const TOP = 10;
+// Every network socialNetwork() knows fits; the cap only guards the response size.
+const SOCIAL_MAX = 50;
+/**
+ * Statistics of one link or QR code, read from the target's summary row and its referrer rows only
+ * (never a click log), so it costs the same for ten clicks or ten million. The caller checks ownership
+ * first. Label maps list the top 10 by count (ties by label); socialCount lists every network seen plus
+ * `socialKeys` with 0. Unknown countries count as "Unknown", visits without a referrer as "direct";
+ * bots are not counted.
+ */
+export async function readStats({ db }, kind, id, socialKeys = DEFAULT_SOCIAL_KEYS) {
+    const summary = await repo.readSummary(db, kind, id);
+    const referrers = await repo.topReferrers(db, kind, id, TOP);
+    const top = (dimension, limit = TOP) => topOf(summary.labels, dimension, limit);
+    return {
+        clicks: summary.clicks,
+        uniqueClicks: summary.uniques,
+        topCountries: labelCounts(top('country')),
+        topReferrers: labelCounts(referrers),
+        topBrowsers: labelCounts(top('browser')),
+        topOs: labelCounts(top('os')),
+        socialCount: { ...Object.fromEntries(socialKeys.map((key) => [key, 0])), ...counts(top('social', SOCIAL_MAX)) },
+    };
+}
+/** The dimension's labels of a summary, highest count first, ties by label (as the referrer query orders). */
+function topOf(labels, dimension, limit) {
+    const prefix = labelKey(dimension, '');
+    const rows = [];
+    for (const [key, count] of Object.entries(labels)) {
+        if (key.startsWith(prefix))
+            rows.push({ label: key.slice(prefix.length), count: Number(count) });
+    }
+    return rows.sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0)).slice(0, limit);
+}
+// fromEntries defines own properties, so even a label like "__proto__" stays a plain key.
+const counts = (rows) => Object.fromEntries(rows.map((r) => [r.label, r.count]));
+function labelCounts(rows) {
+    return rows.length === 0 ? 0 : counts(rows);
+}
+//# sourceMappingURL=service.js.map

@@ -1,0 +1,59 @@
+import { MemoryRateLimitStore } from './rate-limit.js';
+import { cacheKeys } from '../lib/cache-keys.js';
+/**
+ * Counts and arms the expiry in one step, so concurrent hits from any number of nodes each see a
+ * distinct count and no window key can outlive its window. ARGV[1]: milliseconds the key must live.
+ */
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return count`;
+/** Slack after the window ends before Redis drops the key; covers clock differences between nodes. */
+const EXPIRY_SLACK_MS = 5000;
+/**
+ * Rate-limit windows shared by every node through Redis: one budget per key across the cluster.
+ * Windows are aligned to the epoch by each node's clock, so nodes need synchronised clocks (NTP).
+ * When Redis fails, the node falls back to counting in its own memory rather than refusing or
+ * stalling API traffic; it logs the switch both ways.
+ */
+export class RedisRateLimitStore {
+    prefix;
+    log;
+    redis;
+    fallback = new MemoryRateLimitStore();
+    degraded = false;
+    constructor(redis, prefix, log) {
+        this.prefix = prefix;
+        this.log = log;
+        if (!('rateLimitHit' in redis))
+            redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+        this.redis = redis;
+    }
+    async hit(bucket, windowMs, now) {
+        const start = Math.floor(now / windowMs) * windowMs;
+        const resetAt = start + windowMs;
+        try {
+            const count = await this.redis.rateLimitHit(this.prefix + cacheKeys.rateLimit(bucket, start), resetAt - now + EXPIRY_SLACK_MS);
+            this.setDegraded(false);
+            return { count: Number(count), resetAt };
+        }
+        catch (err) {
+            this.setDegraded(true, err);
+            return this.fallback.hit(bucket, windowMs, now);
+        }
+    }
+    setDegraded(degraded, err) {
+        if (degraded === this.degraded)
+            return;
+        this.degraded = degraded;
+        if (degraded)
+            this.log.warn({ err }, 'Redis unavailable: rate limits are counted per node until it returns');
+        else
+            this.log.info('Redis is back: rate limits are shared again');
+    }
+    /** The connection belongs to the context, which closes it. */
+    async close() {
+        await this.fallback.close();
+    }
+}
+//# sourceMappingURL=redis-rate-limit.js.map

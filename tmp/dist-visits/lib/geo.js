@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { BlockList, isIP } from 'node:net';
+import { Reader } from 'mmdb-lib';
+import { BoundedCache } from './bounded-cache.js';
+const BUNDLED = '@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb';
+// Addresses that never locate a real visitor; some databases map them anyway (192.168/16 came back as AU).
+const NOT_PUBLIC = new BlockList();
+for (const [net, bits] of [
+    ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
+    ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 3],
+])
+    NOT_PUBLIC.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [['::', 127], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]]) {
+    NOT_PUBLIC.addSubnet(net, bits, 'ipv6');
+}
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+const byIp = new BoundedCache(50_000);
+/** undefined until loaded; null when loading failed (every address is then of unknown country). */
+let reader;
+let loadedFrom = '';
+/**
+ * Loads the country database once per file: GEOIP_MMDB when given, else the file bundled in the npm
+ * package. Called at startup (ClickRecorder) so the first request does not pay for reading ~8 MB.
+ * Throws when the file cannot be read; lookups then answer null instead of failing requests.
+ */
+export function loadGeoDatabase(path = process.env.GEOIP_MMDB) {
+    const file = path || createRequire(import.meta.url).resolve(BUNDLED);
+    if (reader && loadedFrom === file)
+        return;
+    reader = null;
+    byIp.clear();
+    reader = new Reader(readFileSync(file));
+    loadedFrom = file;
+}
+/** Country of a client IP from the offline database; null for private, reserved, invalid or unknown addresses. */
+export function countryOf(ip) {
+    const cached = byIp.get(ip);
+    if (cached !== undefined)
+        return cached;
+    const country = lookup(ip);
+    if (ip.length <= 64)
+        byIp.set(ip, country);
+    return country;
+}
+/** An IPv4 address written IPv6-mapped (`::ffff:1.2.3.4`, as dual-stack sockets report it) as plain IPv4. */
+export function normalizeIp(ip) {
+    return ip.length > 7 && /^::ffff:/i.test(ip) && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
+}
+function lookup(rawIp) {
+    const ip = normalizeIp(rawIp);
+    const family = isIP(ip);
+    if (family === 0 || NOT_PUBLIC.check(ip, family === 4 ? 'ipv4' : 'ipv6'))
+        return null;
+    if (reader === undefined)
+        tryLoad();
+    // mmdb-lib answers IPv6 lookups in an IPv4-only file from the address's first 32 bits: wrong, not empty.
+    const record = reader && (family === 4 || reader.metadata.ipVersion === 6) ? safeGet(reader, ip) : null;
+    const code = (record?.country_code ?? record?.country?.iso_code ?? '').toUpperCase();
+    return /^[A-Z]{2}$/.test(code) ? { code, name: countryName(code) } : null;
+}
+// A malformed database may throw; an unknown country must never fail a click batch.
+function safeGet(db, ip) {
+    try {
+        return db.get(ip);
+    }
+    catch {
+        return null;
+    }
+}
+function tryLoad() {
+    try {
+        loadGeoDatabase();
+    }
+    catch {
+        reader = null;
+    }
+}
+export function countryName(code) {
+    try {
+        return regionNames.of(code) ?? code;
+    }
+    catch {
+        return code;
+    }
+}
+//# sourceMappingURL=geo.js.map

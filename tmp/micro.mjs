@@ -1,0 +1,18 @@
+import Database from 'better-sqlite3';
+import { rmSync } from 'node:fs';
+const variant = process.argv[2];
+const path = `/tmp/micro-${process.pid}.db`;
+const db = new Database(path);
+db.pragma('journal_mode = WAL'); db.pragma('synchronous = NORMAL');
+const text = variant.includes('text');
+const cols = text ? 'country text, referrer text, browser text, os text, device text, rule text' : 'country integer, referrer integer, browser integer, os integer, device integer, rule integer';
+db.exec(`create table visits (id integer primary key, target_kind text not null, target_id integer not null, at integer not null, ${cols})`);
+if (variant.includes('index')) db.exec('create index visits_target on visits (target_kind, target_id, id)');
+const ins = db.prepare('insert into visits (target_kind, target_id, at, country, referrer, browser, os, device, rule) values (?,?,?,?,?,?,?,?,?)');
+const LINKS = Number(process.argv[3] ?? 1000);
+const vals = text ? ['United States', 'www.google.com', 'Mobile Safari', 'iOS', 'mobile', 'default'] : [1, 2, 3, 4, 5, 6];
+const run = db.transaction(() => { const at = Math.floor(Date.now()/1000); for (let i = 0; i < 20000; i++) ins.run('link', 1 + Math.floor(Math.random() * LINKS), at, ...vals); });
+for (let i = 0; i < 30; i++) run();
+const t0 = performance.now(); for (let i = 0; i < 15; i++) run();
+console.log(variant, LINKS, ((performance.now() - t0) / 15).toFixed(1), 'ms per 20k');
+db.close(); for (const s of ['', '-wal', '-shm']) rmSync(path + s, { force: true });
