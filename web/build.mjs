@@ -11,7 +11,9 @@ const OUT = join(ROOT, '..', 'dist', 'web');
 const BUDGET_BYTES = 250 * 1024;
 const COMPRESSIBLE = /\.(js|css|html|svg|json|txt)$/;
 
-await build({ configFile: join(ROOT, 'vite.config.ts'), logLevel: process.env.CI ? 'info' : 'warn' });
+// Always the production build of React and the app, also when run from the tests (vitest sets NODE_ENV=test).
+process.env.NODE_ENV = 'production';
+await build({ configFile: join(ROOT, 'vite.config.ts'), mode: 'production', logLevel: process.env.CI ? 'info' : 'warn' });
 
 const files = (dir) => readdirSync(dir).flatMap((name) => {
   const path = join(dir, name);
