@@ -1,8 +1,0 @@
-/** A contact overlay's e-mail address: its button link only takes http(s) URLs, so visitors had no way to write. */
-export async function up(db) {
-    await db.schema.alterTable('overlays').addColumn('email', 'text', (c) => c.notNull().defaultTo('')).execute();
-}
-export async function down(db) {
-    await db.schema.alterTable('overlays').dropColumn('email').execute();
-}
-//# sourceMappingURL=0004-overlay-email.js.map
