@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { AccountDaysTable, AccountHoursTable, TargetKind } from '../db/types.js';
 
-/** Adds a batch's clicks to its accounts' hourly buckets (rows in lock order). */
+/** Adds clicks (negative to take them out) to accounts' hourly buckets, rows in lock order (account, hour). */
 export async function upsertAccountHours(db: Db, rows: AccountHoursTable[]): Promise<void> {
   if (rows.length === 0) return;
   await db.insertInto('account_hours').values(rows)
@@ -13,8 +13,9 @@ export async function upsertAccountHours(db: Db, rows: AccountHoursTable[]): Pro
     .execute();
 }
 
-/** Adds rolled-up hours to their accounts' days. */
+/** The same for accounts' daily buckets: rolled-up hours, or a deleted target's days taken out. */
 export async function upsertAccountDays(db: Db, rows: AccountDaysTable[]): Promise<void> {
+  if (rows.length === 0) return;
   await db.insertInto('account_days').values(rows)
     .onConflict((oc) => oc.columns(['user_id', 'day']).doUpdateSet((eb) => ({
       clicks: eb('account_days.clicks', '+', eb.ref('excluded.clicks')),
@@ -24,6 +25,7 @@ export async function upsertAccountDays(db: Db, rows: AccountDaysTable[]): Promi
 }
 
 type Sum = { bucket: number | string; clicks: number | string; uniques: number | string };
+const taken = (row: Sum) => ({ clicks: -Number(row.clicks), uniques: -Number(row.uniques) });
 
 /**
  * Takes the targets' clicks out of their owner's buckets, before their own rows are forgotten: the
@@ -35,16 +37,10 @@ export async function subtractFromAccount(db: Db, owner: number, kind: TargetKin
       union all select hour, hour_clicks, hour_uniques from click_summaries
         where target_kind = ${kind} and target_id in (${sql.join(ids)}) and hour_clicks > 0) h
     group by hour order by hour`.execute(db);
-  for (const h of hours.rows) {
-    await db.updateTable('account_hours').where('user_id', '=', owner).where('hour', '=', Number(h.bucket))
-      .set((eb) => ({ clicks: eb('clicks', '-', Number(h.clicks)), uniques: eb('uniques', '-', Number(h.uniques)) })).execute();
-  }
+  await upsertAccountHours(db, hours.rows.map((h) => ({ user_id: owner, hour: Number(h.bucket), ...taken(h) })));
   const days = await sql<Sum>`select day as bucket, sum(clicks) as clicks, sum(uniques) as uniques from click_days
     where target_kind = ${kind} and target_id in (${sql.join(ids)}) group by day order by day`.execute(db);
-  for (const d of days.rows) {
-    await db.updateTable('account_days').where('user_id', '=', owner).where('day', '=', Number(d.bucket))
-      .set((eb) => ({ clicks: eb('clicks', '-', Number(d.clicks)), uniques: eb('uniques', '-', Number(d.uniques)) })).execute();
-  }
+  await upsertAccountDays(db, days.rows.map((d) => ({ user_id: owner, day: Number(d.bucket), ...taken(d) })));
 }
 
 /** Forgets an account's buckets with the account. */
