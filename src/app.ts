@@ -15,6 +15,7 @@ import { customPageRoutes } from './features/custom-pages/routes.js';
 import { pixelRoutes } from './features/pixels/routes.js';
 import { qrRoutes } from './features/qr/routes.js';
 import { seriesRoutes } from './features/stats/series-routes.js';
+import { visitRoutes } from './features/stats/visits-routes.js';
 import { campaignPublicRoutes } from './features/campaigns/public-routes.js';
 import { qrPublicRoutes } from './features/qr/public-routes.js';
 import { leanFront } from './features/redirect/serve/front.js';
@@ -29,7 +30,7 @@ import { validatorCompiler } from './http/validation.js';
 import { checkReadiness } from './lib/readiness.js';
 import { RedisRateLimitStore } from './http/redis-rate-limit.js';
 
-const API_FEATURES = [accountRoutes, domainRoutes, customPageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes, seriesRoutes];
+const API_FEATURES = [accountRoutes, domainRoutes, customPageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes, seriesRoutes, visitRoutes];
 
 export interface AppOptions {
   rateLimitStore?: RateLimitStore;

@@ -6,6 +6,7 @@ import { connect, type Db, type DbHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ClickRecorder } from './clicks/recorder.js';
 import { scheduleRollUp } from './clicks/retention.js';
+import { scheduleVisitPrune } from './clicks/visit-log.js';
 import { LocalInvalidation, type Invalidation } from './lib/invalidation.js';
 import { closeRedis, connectRedis } from './lib/redis.js';
 import { RedisInvalidation } from './lib/redis-invalidation.js';
@@ -64,6 +65,7 @@ export async function createContext(config: Config, log: Logger = createLogger(c
     redis,
     clicks: new ClickRecorder({
       db: dbHandle.db, sqlitePath: dbHandle.sqlitePath, log, secret, flushMs: config.CLICK_FLUSH_MS, batchMax: config.CLICK_BATCH_MAX, geoipMmdb: config.GEOIP_MMDB,
+      visitLog: config.VISIT_LOG_DAYS > 0,
     }),
     log,
     onClose: (closer) => void closers.push(closer),
@@ -74,6 +76,7 @@ export async function createContext(config: Config, log: Logger = createLogger(c
   ctx.onClose(() => ctx.invalidation.close());
   ctx.onClose(() => ctx.clicks.close()); // runs before the database closes
   ctx.onClose(scheduleRollUp(ctx.db, config.SERIES_HOURLY_DAYS, log));
+  ctx.onClose(scheduleVisitPrune(ctx.db, config.VISIT_LOG_DAYS, log));
   return ctx;
 }
 

@@ -123,8 +123,9 @@ async function sendFuzzed(endpoint: Endpoint, request: FuzzRequest): Promise<Rep
   return server.call(endpoint.method, path, { key: me.key, rawBody: body.text, headers: { 'content-type': body.type } });
 }
 
-function expectEnvelope(res: Reply, what: string): void {
+function expectEnvelope(res: Reply, what: string, csv = false): void {
   expect(res.status, `${what} → ${res.status} ${res.text.slice(0, 300)}`).toBeLessThan(500);
+  if (csv && res.status < 400) return void expect(String(res.headers['content-type']), what).toContain('text/csv');
   expect(String(res.headers['content-type']), what).toContain('application/json');
   if (res.status >= 400) {
     expect(res.body, what).toEqual({ error: 1, message: expect.any(String), code: expect.any(String) });
@@ -142,7 +143,7 @@ describe.each(ENDPOINTS.map((e) => [label(e), e] as const))('%s', (name, endpoin
     await fc.assert(fc.asyncProperty(requestArb(endpoint), async (request) => {
       const res = await sendFuzzed(endpoint, request);
       const what = `${name} ${pathOf(endpoint, request)} ${JSON.stringify(request.body).slice(0, 300)}`;
-      expectEnvelope(res, what);
+      expectEnvelope(res, what, endpoint.csv);
       expect(({} as Record<string, unknown>).polluted, 'Object.prototype polluted').toBeUndefined();
       if (res.status >= 400) expect(await accountState(server, me.key, me.id), `refused but changed: ${what}`).toEqual(baseline);
       else baseline = await accountState(server, me.key, me.id); // accepted: this is the new state

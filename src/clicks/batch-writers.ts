@@ -2,11 +2,13 @@ import type SQLite from 'better-sqlite3';
 import type { Db } from '../db/connect.js';
 import { BoundedCache } from '../lib/bounded-cache.js';
 import { formatTimestamp } from '../lib/time.js';
+import type { TargetKind } from '../db/types.js';
 import { AccountHours } from './account-hours.js';
 import { upsertAccountHours } from './account-store.js';
-import { earlierHourRows, freshVisitors, referrerRows, summaryRow, targetKey, uniqueRows, type TargetBatch } from './derive.js';
+import { earlierHourRows, freshVisitors, referrerRows, summaryRow, targetKey, uniqueRows, type AggregatedBatch, type TargetBatch } from './derive.js';
 import * as repo from './store.js';
 import { KINDS, type VisitBatch } from './visit-columns.js';
+import { eachVisit, visitRows } from './visit-log.js';
 
 /**
  * Writes one batch of raw visits atomically: aggregates them (bots dropped), then unique visitors, the
@@ -18,7 +20,7 @@ export interface BatchWriter {
   close(): Promise<void>;
 }
 
-export type Aggregator = (batch: VisitBatch) => TargetBatch[];
+export type Aggregator = (batch: VisitBatch) => AggregatedBatch;
 
 
 /** Deletions are remembered a day (src/db/migrations/0002), and forgotten about once an hour. */
@@ -46,11 +48,12 @@ export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
   const write = async (batch: VisitBatch) => {
     const before = pruneDue();
     if (before) await repo.pruneDeletedTargets(db, before);
-    const batched = aggregate(batch);
+    const { targets: batched, visits } = aggregate(batch);
     if (batched.length === 0) return;
     await db.transaction().execute(async (trx) => {
       await repo.lockAgainst(trx, 'deletes');
-      const targets = await withoutDeleted(trx, batched);
+      const deleted = await deletedOf(trx, batched);
+      const targets = batched.filter((t) => !deleted.has(targetKey(t.kind, t.id)));
       const inserted = await repo.insertUniques(trx, targets.flatMap(uniqueRows));
       const fresh = targets.map((t) => freshVisitors(t, (visitor) => inserted.has(`${targetKey(t.kind, t.id)}:${visitor}`)));
       await repo.upsertStats(trx, targets.flatMap(referrerRows));
@@ -59,19 +62,21 @@ export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
       const accounts = new AccountHours();
       targets.forEach((t, i) => accounts.add(t, fresh[i]!));
       await upsertAccountHours(trx, accounts.rows());
+      await repo.insertVisits(trx, visitRows(visits, (kind, id) => deleted.size > 0 && deleted.has(targetKey(kind, id))));
     });
   };
   return { write, close: async () => {} };
 }
 
-async function withoutDeleted(db: Db, targets: TargetBatch[]): Promise<TargetBatch[]> {
+/** The batch's targets deleted since their visits, by targetKey. */
+async function deletedOf(db: Db, targets: TargetBatch[]): Promise<Set<string>> {
   const deleted = new Set<string>();
   for (const kind of KINDS) {
     const ids = targets.filter((t) => t.kind === kind).map((t) => t.id);
     if (ids.length === 0) continue;
     for (const id of await repo.deletedTargets(db, kind, ids)) deleted.add(targetKey(kind, id));
   }
-  return targets.filter((t) => !deleted.has(targetKey(t.kind, t.id)));
+  return deleted;
 }
 
 /** Visitor pairs the SQLite writer remembers as stored. */
@@ -82,7 +87,7 @@ const KNOWN_VISITORS = 50_000;
  * target so each one's rows are written while their pages are at hand (docs/performance.md#prepared-writes).
  * Used by the writer thread (src/clicks/click-writer-thread.ts).
  */
-export function sqliteClickWriter(sqlite: SQLite.Database): (targets: TargetBatch[]) => void {
+export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBatch) => void {
   const deleted = sqlite.prepare('SELECT 1 FROM deleted_targets WHERE target_kind = ? AND target_id = ?').pluck();
   const prune = sqlite.prepare('DELETE FROM deleted_targets WHERE deleted_at < ?');
   const pruneDue = pruneSchedule();
@@ -96,6 +101,10 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (targets: TargetBatc
     ON CONFLICT (target_kind, target_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques`);
   const accountHour = sqlite.prepare(`INSERT INTO account_hours (user_id, hour, clicks, uniques) VALUES (?, ?, ?, ?)
     ON CONFLICT (user_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques`);
+  const visit = sqlite.prepare('INSERT INTO visits (target_kind, target_id, at, country, referrer, browser, os, device, rule) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const logVisit = (kind: TargetKind, id: number, at: number, country: string, referrer: string, browser: string, os: string, device: string, rule: string) => {
+    visit.run(kind, id, at, country, referrer, browser, os, device, rule);
+  };
   // Visitors this writer has committed recently: most clicks are repeat visits, and a pair known to be
   // stored needs no insert. Filled only after a commit, so a rolled-back batch leaves nothing behind.
   const known = new BoundedCache<string, true>(KNOWN_VISITORS);
@@ -107,13 +116,17 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (targets: TargetBatc
     committed.push(pair);
     return unique.run(target.kind, target.id, visitor).changes > 0;
   });
-  const write = sqlite.transaction((targets: TargetBatch[]) => {
+  const write = sqlite.transaction(({ targets, visits }: AggregatedBatch) => {
     committed = [];
     const before = pruneDue();
     if (before) prune.run(before);
     const accounts = new AccountHours();
+    const gone = new Set<string>();
     for (const target of targets) {
-      if (deleted.get(target.kind, target.id) !== undefined) continue; // deleted since the visit
+      if (deleted.get(target.kind, target.id) !== undefined) { // deleted since the visit
+        gone.add(targetKey(target.kind, target.id));
+        continue;
+      }
       const fresh = freshOf(target);
       for (const h of earlierHourRows(target, fresh)) hour.run(h.target_kind, h.target_id, h.hour, h.clicks, h.uniques);
       const s = summaryRow(target, fresh);
@@ -122,9 +135,10 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (targets: TargetBatc
       accounts.add(target, fresh);
     }
     for (const a of accounts.rows()) accountHour.run(a.user_id, a.hour, a.clicks, a.uniques);
+    if (visits) eachVisit(visits, (kind, id) => gone.size > 0 && gone.has(targetKey(kind, id)), logVisit);
   });
-  return (targets) => {
-    write.immediate(targets);
+  return (batch) => {
+    write.immediate(batch);
     for (const pair of committed) known.set(pair, true);
   };
 }

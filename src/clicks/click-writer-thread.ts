@@ -14,6 +14,7 @@ export interface WriterThreadData {
   path: string;
   secret: string;
   geoipMmdb?: string;
+  visitLog: boolean;
 }
 
 export type WriterRequest = { id: number; batch: VisitBatch };
@@ -26,7 +27,7 @@ try {
 } catch {
   // countryOf answers null without a database; the main thread logs the load failure.
 }
-const aggregate = clickAggregator(data.secret);
+const aggregate = clickAggregator(data.secret, { visitLog: data.visitLog });
 const write = sqliteClickWriter(sqlite);
 
 parentPort!.on('message', ({ id, batch }: WriterRequest) => {

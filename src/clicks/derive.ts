@@ -4,7 +4,8 @@ import type { ClickHoursTable, ClickStatsTable, ClickSummariesTable, ClickUnique
 import { memoize } from '../lib/bounded-cache.js';
 import { normalizeIp } from '../lib/geo.js';
 import { FIELDS, KINDS, type VisitBatch } from './visit-columns.js';
-import { countryOf, describeAgent, referrerHost, socialNetwork, UNKNOWN } from '../lib/visitor.js';
+import { countryOf, describeAgent, deviceKind, referrerHost, socialNetwork, UNKNOWN, type DeviceKind } from '../lib/visitor.js';
+import { visitLog, type VisitLog } from './visit-log.js';
 
 /** Dimensions of label counts: referrers in click_stats, the others in click_summaries. */
 export const DIMENSIONS = ['country', 'referrer', 'browser', 'os', 'social'] as const;
@@ -43,10 +44,16 @@ const referrerOf = memoize((referer) => {
 }, 20_000);
 
 /** Label codes of one distinct user agent (null for a bot) and of one distinct referer (social -1: none). */
-type AgentCodes = { browser: number; os: number } | null;
-interface ReferrerCodes {
+export type AgentCodes = { browser: number; os: number; device: DeviceKind } | null;
+export interface ReferrerCodes {
   host: number;
   social: number;
+}
+
+/** A batch's aggregates, and its counted visits for the visit log (null when the log is off). */
+export interface AggregatedBatch {
+  targets: TargetBatch[];
+  visits: VisitLog | null;
 }
 
 /**
@@ -57,14 +64,16 @@ interface ReferrerCodes {
  * come out sorted by kind and id, so concurrent writers (WORKERS, several nodes) lock rows in one order.
  * One per writer: it holds the visitor hash memo.
  */
-export function clickAggregator(secret: string): (batch: VisitBatch) => TargetBatch[] {
+export function clickAggregator(secret: string, options: { visitLog: boolean } = { visitLog: true }): (batch: VisitBatch) => AggregatedBatch {
   // Salted so a stored hash cannot be reversed by hashing every address; no raw IP is kept.
   const hashOf = memoize((visitor) => createHmac('sha256', secret).update(visitor).digest('hex').slice(0, 32), 10_000, 1_024);
-  return ({ kinds, ids, owners, hours, fields, strings }) => {
+  return (batch) => {
+    const { kinds, ids, owners, hours, fields, strings } = batch;
     const table = new LabelTable();
     const agents: AgentCodes[] = [];
     const countries: number[] = [];
     const referrers: ReferrerCodes[] = [];
+    const visits = options.visitLog ? visitLog(batch, table, agents, countries, referrers) : null;
     const visitors = new Map<number, string>();
     const targets = new Map<number, TargetBatch>();
     for (let i = 0; i < kinds.length; i++) {
@@ -75,6 +84,7 @@ export function clickAggregator(secret: string): (batch: VisitBatch) => TargetBa
       if (agent === null) continue;
       const country = (countries[ip] ??= table.code('country', countryOf(normalizeIp(strings[ip]!))?.name ?? UNKNOWN));
       const referrer = (referrers[referer] ??= parseReferrer(table, strings[referer]!));
+      if (visits) visits.kept[visits.length++] = i;
       const pair = ip * strings.length + ua;
       let visitor = visitors.get(pair);
       if (visitor === undefined) visitors.set(pair, (visitor = hashOf(`${normalizeIp(strings[ip]!)}\n${strings[ua]}`)));
@@ -92,7 +102,7 @@ export function clickAggregator(secret: string): (batch: VisitBatch) => TargetBa
       if (referrer.social >= 0) bump(counts, referrer.social);
     }
     table.sort();
-    return [...targets.values()].sort((a, b) => a.kind.localeCompare(b.kind) || a.id - b.id);
+    return { targets: [...targets.values()].sort((a, b) => a.kind.localeCompare(b.kind) || a.id - b.id), visits };
   };
 }
 
@@ -129,7 +139,7 @@ function compareLabels(a: Label, b: Label): number {
 
 function parseAgent(table: LabelTable, userAgent: string): AgentCodes {
   const agent = describeAgent(userAgent);
-  return agent.bot ? null : { browser: table.code('browser', agent.browser), os: table.code('os', agent.os) };
+  return agent.bot ? null : { browser: table.code('browser', agent.browser), os: table.code('os', agent.os), device: deviceKind(agent.device) };
 }
 
 function parseReferrer(table: LabelTable, referer: string): ReferrerCodes {

@@ -6,7 +6,7 @@ import { kyselyBatchWriter, type BatchWriter } from './batch-writers.js';
 import { clickAggregator } from './derive.js';
 import { threadBatchWriter } from './click-writer-client.js';
 import { loadGeoDatabase } from '../lib/geo.js';
-import { batchLength, hourOf, VisitBuffer, type Visit, type VisitBatch } from './visit-columns.js';
+import { batchLength, DEFAULT_RULE, VisitBuffer, type Visit, type VisitBatch } from './visit-columns.js';
 
 export interface ClickRecorderOptions {
   db: Db;
@@ -19,6 +19,8 @@ export interface ClickRecorderOptions {
   batchMax: number;
   /** A MaxMind-format country database to use instead of the bundled one (config GEOIP_MMDB). */
   geoipMmdb?: string;
+  /** Whether counted visits are also appended to the visit log (VISIT_LOG_DAYS > 0). */
+  visitLog?: boolean;
   /** Most visits held in memory (the database failing or falling behind); beyond it visits are dropped and logged. */
   maxPending?: number;
 }
@@ -66,13 +68,14 @@ export class ClickRecorder {
   }
 
   /** Hot path: append to columns and return. Parsing happens at flush time, off the request; the hour is
-   *  taken here (from the request's own `now` when it has one), as a batch may straddle an hour. */
-  record(kind: TargetKind, id: number, owner: number, visit: Visit): void {
+   *  taken here (from the request's own `now` when it has one), as a batch may straddle an hour. `rule` is the
+   *  target rule that chose the destination (a constant string of the compiled link), for the visit log. */
+  record(kind: TargetKind, id: number, owner: number, visit: Visit, rule: string = DEFAULT_RULE): void {
     if (this.pending >= this.maxPending) {
       this.dropped += 1;
       return;
     }
-    this.filling.append(kind, id, owner, visit, hourOf(visit.now ?? Date.now()));
+    this.filling.append(kind, id, owner, visit, visit.now ?? Date.now(), rule);
     if (this.filling.length < this.options.batchMax) return;
     this.push(this.filling.seal());
     if (!this.running && !this.kicked) {
@@ -137,8 +140,8 @@ export class ClickRecorder {
   }
 
   private makeWriter(options: ClickRecorderOptions): BatchWriter {
-    const { db, sqlitePath, secret, geoipMmdb, log } = options;
-    if (sqlitePath && sqlitePath !== ':memory:') return threadBatchWriter({ path: sqlitePath, secret, geoipMmdb }, log);
-    return kyselyBatchWriter(db, clickAggregator(secret));
+    const { db, sqlitePath, secret, geoipMmdb, log, visitLog = true } = options;
+    if (sqlitePath && sqlitePath !== ':memory:') return threadBatchWriter({ path: sqlitePath, secret, geoipMmdb, visitLog }, log);
+    return kyselyBatchWriter(db, clickAggregator(secret, { visitLog }));
   }
 }

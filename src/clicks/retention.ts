@@ -140,14 +140,21 @@ async function upsertDays(db: Db, rows: ClickDaysTable[]): Promise<void> {
 
 /** Rolls up old hours a minute after start and then hourly; the returned closer waits for a pass in flight. */
 export function scheduleRollUp(db: Db, days: number, log: Logger): () => Promise<void> {
+  return scheduleHourly((shouldStop) => rollUpHours(db, hourlyCutoff(days), { shouldStop }), log, 'rolling up hourly click buckets');
+}
+
+/**
+ * Runs `pass` a minute after start and then hourly, passes never overlapping a close; the returned closer
+ * stops the timers, asks a pass in flight to stop (`shouldStop`) and waits for it. Failures are logged.
+ */
+export function scheduleHourly(pass: (shouldStop: () => boolean) => Promise<unknown>, log: Logger, what: string): () => Promise<void> {
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
-  const pass = () => {
-    running = rollUpHours(db, hourlyCutoff(days), { shouldStop: () => stopped })
-      .catch((err: unknown) => log.error({ err }, 'rolling up hourly click buckets failed; will retry'));
+  const run = () => {
+    running = pass(() => stopped).catch((err: unknown) => log.error({ err }, `${what} failed; will retry`));
   };
-  const first = setTimeout(pass, FIRST_AFTER_MS);
-  const timer = setInterval(pass, EVERY_MS);
+  const first = setTimeout(run, FIRST_AFTER_MS);
+  const timer = setInterval(run, EVERY_MS);
   first.unref();
   timer.unref();
   return async () => {

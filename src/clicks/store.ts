@@ -3,7 +3,7 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { subtractFromAccount } from './account-store.js';
 import { isPostgres } from '../db/dialect.js';
-import type { ClickHoursTable, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../db/types.js';
+import type { ClickHoursTable, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind, VisitsTable } from '../db/types.js';
 import { nowTimestamp } from '../lib/time.js';
 
 /** Where each kind of target lives. */
@@ -134,6 +134,13 @@ export async function upsertHours(db: Db, rows: ClickHoursTable[]): Promise<void
   });
 }
 
+/** Appends the batch's logged visits, in multi-row inserts of a few hundred rows. */
+export async function insertVisits(db: Db, rows: Insertable<VisitsTable>[]): Promise<void> {
+  await eachChunk(rows, async (chunk) => {
+    await db.insertInto('visits').values(chunk).execute();
+  });
+}
+
 /** A target's click count (0 when none) as a correlated subquery, for lists that show or sort by it. */
 export function clickCount(kind: TargetKind, idColumn: 'links.id' | 'qr_codes.id') {
   return sql<number>`coalesce((select clicks from click_summaries where target_kind = ${kind} and target_id = ${sql.ref(idColumn)}), 0)`;
@@ -160,7 +167,7 @@ export async function forgetTargets(db: Db, kind: TargetKind, ids: number[], own
     if (owner !== null) await subtractFromAccount(db, owner, kind, chunk);
     await db.insertInto('deleted_targets').values(chunk.map((target_id) => ({ target_kind: kind, target_id, deleted_at })))
       .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet({ deleted_at })).execute();
-    for (const table of ['click_stats', 'click_summaries', 'click_uniques', 'click_hours', 'click_days'] as const) {
+    for (const table of ['click_stats', 'click_summaries', 'click_uniques', 'click_hours', 'click_days', 'visits'] as const) {
       await db.deleteFrom(table).where('target_kind', '=', kind).where('target_id', 'in', chunk).execute();
     }
   }

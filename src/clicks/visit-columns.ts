@@ -13,7 +13,9 @@ export interface VisitBatch {
   owners: Float64Array;
   /** Per visit: the UTC hour it was served in (hours since 1970), for the click series. */
   hours: Uint32Array;
-  /** Per visit: indexes into `strings` of its ip, user agent and referer. */
+  /** Per visit: the second it was served in (seconds since 1970), for the visit log. */
+  seconds: Uint32Array;
+  /** Per visit: indexes into `strings` of its ip, user agent, referer and the target rule that applied. */
   fields: Uint32Array;
   strings: string[];
 }
@@ -27,7 +29,9 @@ export interface Visit {
   now?: number;
 }
 
-export const FIELDS = 3;
+export const FIELDS = 4;
+/** The rule of a visit served the target's own destination (a QR code's, a campaign's, a link's without a matching target). */
+export const DEFAULT_RULE = 'default';
 export const KINDS: readonly TargetKind[] = ['link', 'qr'];
 const INITIAL = 1_024;
 
@@ -37,27 +41,32 @@ export class VisitBuffer {
   private ids = new Float64Array(INITIAL);
   private owners = new Float64Array(INITIAL);
   private hours = new Uint32Array(INITIAL);
+  private seconds = new Uint32Array(INITIAL);
   private fields = new Uint32Array(INITIAL * FIELDS);
   private strings: string[] = [];
   private index = new Map<string, number>();
   length = 0;
 
-  append(kind: TargetKind, id: number, owner: number, visit: Visit, hour: number): void {
+  /** `ms` is when it was served; `rule` names the target rule that chose the destination. */
+  append(kind: TargetKind, id: number, owner: number, visit: Visit, ms: number, rule: string): void {
     if (this.length === this.kinds.length) this.grow();
     const at = this.length++;
     this.kinds[at] = kind === 'qr' ? 1 : 0;
     this.ids[at] = id;
     this.owners[at] = owner;
-    this.hours[at] = hour;
+    this.hours[at] = Math.floor(ms / HOUR_MS);
+    this.seconds[at] = Math.floor(ms / 1000);
     this.fields[at * FIELDS] = this.intern(visit.ip);
     this.fields[at * FIELDS + 1] = this.intern(visit.userAgent);
     this.fields[at * FIELDS + 2] = this.intern(visit.referer);
+    this.fields[at * FIELDS + 3] = this.intern(rule);
   }
 
   /** The visits so far as a batch of their own; the buffer starts over empty. */
   seal(): VisitBatch {
     const n = this.length;
-    const batch = { kinds: this.kinds.slice(0, n), ids: this.ids.slice(0, n), owners: this.owners.slice(0, n), hours: this.hours.slice(0, n), fields: this.fields.slice(0, n * FIELDS), strings: this.strings };
+    const batch = { kinds: this.kinds.slice(0, n), ids: this.ids.slice(0, n), owners: this.owners.slice(0, n), hours: this.hours.slice(0, n),
+      seconds: this.seconds.slice(0, n), fields: this.fields.slice(0, n * FIELDS), strings: this.strings };
     this.strings = [];
     this.index = new Map();
     this.length = 0;
@@ -80,9 +89,11 @@ export class VisitBuffer {
     owners.set(this.owners);
     const hours = new Uint32Array(size);
     hours.set(this.hours);
+    const seconds = new Uint32Array(size);
+    seconds.set(this.seconds);
     const fields = new Uint32Array(size * FIELDS);
     fields.set(this.fields);
-    [this.kinds, this.ids, this.owners, this.hours, this.fields] = [kinds, ids, owners, hours, fields];
+    [this.kinds, this.ids, this.owners, this.hours, this.seconds, this.fields] = [kinds, ids, owners, hours, seconds, fields];
   }
 }
 

@@ -7,6 +7,7 @@ import * as clickSummaries from './migrations/0003-click-summaries.js';
 import * as overlayEmail from './migrations/0004-overlay-email.js';
 import * as canonicalDomainHosts from './migrations/0005-canonical-domain-hosts.js';
 import * as clickSeries from './migrations/0006-click-series.js';
+import * as visitLog from './migrations/0007-visit-log.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0004-overlay-email': overlayEmail,
   '0005-canonical-domain-hosts': canonicalDomainHosts,
   '0006-click-series': clickSeries,
+  '0007-visit-log': visitLog,
 };
 
 /** Every migration's name, in order. */

@@ -225,6 +225,23 @@ export interface ClickDaysTable {
   uniques: number;
 }
 
+/** One counted visit (src/db/migrations/0007): labels only, no IP address or user agent. */
+export interface VisitsTable {
+  id: Generated<number>;
+  target_kind: TargetKind;
+  target_id: number;
+  /** Seconds since 1970. */
+  at: number;
+  country: string;
+  referrer: string;
+  browser: string;
+  os: string;
+  /** desktop, mobile, tablet or other. */
+  device: string;
+  /** The target rule that chose the destination: default, device:…, language:…, geo:…. */
+  rule: string;
+}
+
 export interface Database {
   users: UsersTable;
   settings: SettingsTable;
@@ -247,6 +264,7 @@ export interface Database {
   click_days: ClickDaysTable;
   account_hours: AccountHoursTable;
   account_days: AccountDaysTable;
+  visits: VisitsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

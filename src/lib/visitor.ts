@@ -79,6 +79,13 @@ export function deviceNames(userAgent: string): string[] {
   return describeAgent(userAgent).names;
 }
 
+/** The device kinds of the visit log: the common three, and `other` for consoles, TVs, watches and the like. */
+export type DeviceKind = 'desktop' | 'mobile' | 'tablet' | 'other';
+
+export function deviceKind(device: DeviceType): DeviceKind {
+  return device === 'desktop' || device === 'mobile' || device === 'tablet' ? device : 'other';
+}
+
 /** Known crawlers, previewers and HTTP tools: redirected but never counted. An empty user agent is not a bot. */
 export function isBot(userAgent: string): boolean {
   return describeAgent(userAgent).bot;

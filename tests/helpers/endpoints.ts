@@ -15,6 +15,8 @@ export interface Endpoint {
   /** Takes the list query (limit, page, …). */
   list?: boolean;
   body?: Record<string, unknown>;
+  /** Answers CSV (an attachment) when it succeeds; errors are JSON as everywhere. */
+  csv?: boolean;
 }
 
 export const ITEM_RESOURCE: Record<ItemType, Resource> = { links: 'link', bio: 'bio', qr: 'qr' };
@@ -60,6 +62,11 @@ export const ENDPOINTS: Endpoint[] = [
   ...crud('qr', 'qr', 'qr', { type: 'link', data: { url }, background: 'rgb(255,255,255)', foreground: 'rgb(0,0,0)', logo: '', name: 'Q' },
     { data: { url }, foreground: 'rgb(10,10,10)' }),
   { method: 'GET', path: '/api/qr/:id', params: { id: 'qr' } },
+  { method: 'GET', path: '/api/url/:id/visits', params: { id: 'link' }, list: true },
+  { method: 'GET', path: '/api/qr/:id/visits', params: { id: 'qr' }, list: true },
+  { method: 'GET', path: '/api/url/:id/visits/export', params: { id: 'link' }, csv: true },
+  { method: 'GET', path: '/api/qr/:id/visits/export', params: { id: 'qr' }, csv: true },
+  { method: 'GET', path: '/api/visits/export', params: {}, csv: true },
 ];
 
 /** Fills a path template: `values` maps each placeholder to its (already URL-safe) segment. */

@@ -1,3 +1,4 @@
+import { DEFAULT_RULE } from '../../../clicks/visit-columns.js';
 import type { RenderedPage } from '../../../lib/html.js';
 import { verifyPassword } from '../../../lib/secrets.js';
 import type { CompiledLink } from '../resolve/compile.js';
@@ -6,10 +7,13 @@ import { isUnlocked, throttleClient, unlockCookie, type FailureThrottle } from '
 import { continuePage, expiredPage, passwordPage, throttledPage } from '../pages/site.js';
 import { target, type Visitor } from './targeting.js';
 
-/** What to answer a visit. `count` says whether it is a served human visit (the caller records it). */
+/**
+ * What to answer a visit. `count` says whether it is a served human visit (the caller records it), and
+ * `rule` which target rule chose its destination (a compiled constant: `default`, `device:iphone`, …).
+ */
 export type Decision =
-  | { kind: 'redirect'; status: 302; location: string; count: boolean }
-  | { kind: 'page'; status: number; page: RenderedPage; count: boolean; retryAfter?: number; setCookie?: string };
+  | { kind: 'redirect'; status: 302; location: string; count: boolean; rule?: string }
+  | { kind: 'page'; status: number; page: RenderedPage; count: boolean; rule?: string; retryAfter?: number; setCookie?: string };
 
 export interface Visit extends Visitor {
   /** The Cookie header, for unlocked password links. */
@@ -25,8 +29,8 @@ export function isSocialCrawler(userAgent: string): boolean {
   return userAgent.length > 0 && SOCIAL_CRAWLER.test(userAgent);
 }
 
-const page = (status: number, rendered: RenderedPage, count = false, retryAfter?: number): Decision =>
-  ({ kind: 'page', status, page: rendered, count, retryAfter });
+const page = (status: number, rendered: RenderedPage, count = false, retryAfter?: number, rule?: string): Decision =>
+  ({ kind: 'page', status, page: rendered, count, rule, retryAfter });
 
 /**
  * One visit of a link, in the issue's order: expired → password → (crawler preview) → targeting → type.
@@ -36,17 +40,19 @@ export function decide(link: CompiledLink, visit: Visit, secret: string): Decisi
   if (link.expiresAt !== 0 && visit.now >= link.expiresAt) return page(410, expiredPage(link));
   if (link.passwordHash !== null && !isUnlocked(secret, link, visit.cookie, visit.now)) return page(200, passwordPage(link, ''));
   if (isSocialCrawler(visit.userAgent)) return page(200, ogPage(link));
-  const destination = (link.targeting && target(link.targeting, visit)) || link.destination;
+  const chosen = link.targeting ? target(link.targeting, visit) : undefined;
+  const destination = chosen ? chosen.destination : link.destination;
+  const rule = chosen ? chosen.rule : DEFAULT_RULE;
   switch (link.type) {
     case 'frame':
-      return page(200, framePage(link, destination), true);
+      return page(200, framePage(link, destination), true, undefined, rule);
     case 'splash':
-      return page(200, splashPage(link, destination), true);
+      return page(200, splashPage(link, destination), true, undefined, rule);
     case 'overlay':
-      return page(200, overlayPage(link, destination), true);
+      return page(200, overlayPage(link, destination), true, undefined, rule);
     default:
-      if (link.pixels) return page(200, forwardPage(link, destination), true);
-      return { kind: 'redirect', status: 302, location: destination, count: true };
+      if (link.pixels) return page(200, forwardPage(link, destination), true, undefined, rule);
+      return { kind: 'redirect', status: 302, location: destination, count: true, rule };
   }
 }
 

@@ -9,7 +9,7 @@ import type { Db } from '../../../db/connect.js';
 import type { OverlayRow, SplashRow } from '../../../db/types.js';
 import * as accountPages from '../../custom-pages/public.js';
 import type { PublicLinkRow, PublicRepo } from './repo.js';
-import { normalizeLanguage, type Targeting } from '../decide/targeting.js';
+import { normalizeLanguage, type Target, type Targeting } from '../decide/targeting.js';
 import { hostKey } from '../../../lib/hosts.js';
 
 export type LinkType = 'direct' | 'frame' | 'splash' | 'overlay';
@@ -75,22 +75,22 @@ export function withParameters(href: string, suffix: string): string {
 }
 
 function compileTargets(row: PublicLinkRow, suffix: string): Targeting | null {
-  const pairs = (text: string, key: string) => jsonArray(text).flatMap((t) => {
+  const pairs = (text: string, key: string, rule: string, normalize = (name: string) => name) => jsonArray(text).flatMap((t) => {
     const href = httpHref(str(t.link));
-    const name = str(t[key]).trim().toLowerCase();
-    return href && name ? [[name, withParameters(href, suffix)] as [string, string]] : [];
+    const name = normalize(str(t[key]).trim().toLowerCase());
+    return href && name ? [[name, { destination: withParameters(href, suffix), rule: `${rule}:${name}` }] as [string, Target]] : [];
   });
-  const devices = pairs(row.device_targets, 'device');
-  const languages = pairs(row.language_targets, 'language').map(([code, d]) => [normalizeLanguage(code), d] as [string, string]);
-  const locations = pairs(row.geo_targets, 'location');
+  const devices = pairs(row.device_targets, 'device', 'device');
+  const languages = pairs(row.language_targets, 'language', 'language', normalizeLanguage);
+  const locations = pairs(row.geo_targets, 'location', 'geo');
   if (devices.length + languages.length + locations.length === 0) return null;
-  const primaries = new Map<string, string>();
+  const primaries = new Map<string, Target>();
   // Region-less codes first, so `fr` beats `fr-ca` for a visitor who asks for `fr-be`.
   for (const [code, d] of [...languages].sort((a, b) => Number(a[0].includes('-')) - Number(b[0].includes('-')))) {
     const primary = code.split('-')[0]!;
     if (!primaries.has(primary)) primaries.set(primary, d);
   }
-  const firstWins = (list: Array<[string, string]>) => new Map([...list].reverse());
+  const firstWins = (list: Array<[string, Target]>) => new Map([...list].reverse());
   return {
     devices: devices.length ? devices : null,
     languages: languages.length ? firstWins(languages) : null,
@@ -163,7 +163,7 @@ function ownPage<T extends { user_id: number }>(row: PublicLinkRow, page: T | un
 
 function allTargets(t: Targeting | null): string[] {
   if (!t) return [];
-  return [...(t.devices ?? []).map(([, d]) => d), ...(t.languages?.values() ?? []), ...(t.locations?.values() ?? [])];
+  return [...(t.devices ?? []).map(([, d]) => d), ...(t.languages?.values() ?? []), ...(t.locations?.values() ?? [])].map((d) => d.destination);
 }
 
 /** Framing our own API, docs or admin pages would lend them our page (clickjacking): those are linked instead. */

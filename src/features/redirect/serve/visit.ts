@@ -25,7 +25,7 @@ export function answerVisit(ctx: AppContext, found: Lookup, visit: ServedVisit):
   if (found.kind !== 'link') return answerNoLink(found);
   const decision = decide(found, visit, ctx.secret);
   if (decision.count && visit.method === 'GET') {
-    ctx.clicks.record('link', found.id, found.owner, visit); // only its ip, user agent and referer are kept
+    ctx.clicks.record('link', found.id, found.owner, visit, decision.rule); // only its ip, user agent and referer are kept
   }
   return decision;
 }

@@ -1,0 +1,63 @@
+import type { Readable } from 'node:stream';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.js';
+import type { TargetKind } from '../../db/types.js';
+import { errorResponses, IdParam, listResponse } from '../../http/envelopes.js';
+import { accountOf, type App } from '../../http/types.js';
+import { listEnvelope, PageQuery } from '../../lib/pagination.js';
+import { EXPORT_COLUMNS, exportAccountVisits, exportTargetVisits, listVisits } from './visits-service.js';
+
+const VisitEntry = Type.Object({
+  date: Type.String({ description: 'When it was served, `YYYY-MM-DD HH:MM:SS` (UTC)' }),
+  country: Type.String({ description: 'Country name from the visitor\'s address (the address itself is not kept); `Unknown` when none' }),
+  referrer: Type.String({ description: 'Host of the Referer header, or `direct`' }),
+  browser: Type.String(),
+  os: Type.String(),
+  device: Type.String({ description: '`desktop`, `mobile`, `tablet` or `other`' }),
+  rule: Type.String({ description: 'The target rule that chose the destination: `default`, or `device:{name}`, `language:{code}`, `geo:{location}` as set on the link' }),
+});
+
+const LOG =
+  'Extension. The visit log: one entry per counted visit (bots are redirected but not counted, as in the totals), newest first, ' +
+  'kept VISIT_LOG_DAYS days (default 30; 0 keeps none). No IP address, user agent or visitor hash is stored.';
+const EXPORT =
+  `CSV with a header row (${EXPORT_COLUMNS.map((c) => `\`${c}\``).join(', ')}; \`type\` is \`link\` or \`qr\`), newest first, streamed ` +
+  'as it is read, as an attachment.';
+const tags = ['stats'];
+const Csv = { description: 'The visits as CSV', content: { 'text/csv': { schema: Type.String() } } };
+
+const listSchema = (summary: string) =>
+  ({ tags, summary, description: LOG, params: IdParam, querystring: PageQuery, response: { 200: listResponse('visits', VisitEntry), ...errorResponses } });
+const exportSchema = (summary: string) => ({ tags, summary, description: `${LOG} ${EXPORT}`, params: IdParam, response: { 200: Csv, ...errorResponses } });
+
+// The schema types the body as a string; the CSV goes out as a stream, which Fastify sends unserialized.
+const streamed = (csv: Readable) => csv as unknown as string;
+const attachment = (name: string) => ({ 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}.csv"` });
+
+export function visitRoutes(app: App, ctx: AppContext): void {
+  for (const [kind, path, what] of [['link', 'url', 'short link'], ['qr', 'qr', 'QR code']] as Array<[TargetKind, string, string]>) {
+    app.get(`/${path}/:id/visits`, { schema: listSchema(`Recent visits of a ${what}`) },
+      async (req) => listEnvelope('visits', await listVisits(ctx, accountOf(req).userId, kind, req.params.id, req.query)));
+
+    app.get(`/${path}/:id/visits/export`, { schema: exportSchema(`Visits of a ${what} as CSV`) }, async (req, reply) => {
+      const csv = await exportTargetVisits(ctx, accountOf(req).userId, kind, req.params.id);
+      return reply.headers(attachment(`${kind}-${req.params.id}-visits`)).send(streamed(csv));
+    });
+  }
+
+  app.get('/visits/export', {
+    schema: {
+      tags,
+      summary: 'Visits of all your links and QR codes as CSV',
+      description: `${LOG} ${EXPORT} \`from\` and \`to\` (days, UTC, both included, optional) keep the visits served between them.`,
+      querystring: Type.Object({
+        from: Type.Optional(Type.String({ description: 'First day, `YYYY-MM-DD` (UTC)' })),
+        to: Type.Optional(Type.String({ description: 'Last day, included, `YYYY-MM-DD` (UTC)' })),
+      }),
+      response: { 200: Csv, ...errorResponses },
+    },
+  }, async (req, reply) => {
+    const csv = await exportAccountVisits(ctx, accountOf(req).userId, req.query);
+    return reply.headers(attachment('visits')).send(streamed(csv));
+  });
+}
