@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { load, pickGenerator } from './lib/generator.mjs';
 import { cpuSeconds, freePort, median, rssMb, start, stop, waitForPort } from './lib/proc.mjs';
 import { printReport } from './lib/report.mjs';
+import { benchImport } from './lib/import.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const GENERATOR = pickGenerator();
@@ -148,8 +149,9 @@ const created = await measure(creator, {
 await stop(creator.child);
 await stop(baseline.child);
 rmSync(dir, { recursive: true, force: true });
+const imported = benchImport(QUICK ? 5_000 : 50_000);
 
 printReport({
   rows, names, generator: GENERATOR, run: RUN, minutes: (performance.now() - startedAt) / 60_000,
-  created, stats, series, clicks, statsClicks: CLICKS, connections: STATS_CONNECTIONS,
+  created, stats, series, clicks, statsClicks: CLICKS, connections: STATS_CONNECTIONS, imported,
 });

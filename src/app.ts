@@ -16,6 +16,8 @@ import { pixelRoutes } from './features/pixels/routes.js';
 import { qrRoutes } from './features/qr/routes.js';
 import { seriesRoutes } from './features/stats/series-routes.js';
 import { visitRoutes } from './features/stats/visits-routes.js';
+import { seriesExportRoutes } from './features/stats/series-export.js';
+import { linkCsvRoutes } from './features/links/csv-routes.js';
 import { campaignPublicRoutes } from './features/campaigns/public-routes.js';
 import { qrPublicRoutes } from './features/qr/public-routes.js';
 import { leanFront } from './features/redirect/serve/front.js';
@@ -30,7 +32,8 @@ import { validatorCompiler } from './http/validation.js';
 import { checkReadiness } from './lib/readiness.js';
 import { RedisRateLimitStore } from './http/redis-rate-limit.js';
 
-const API_FEATURES = [accountRoutes, domainRoutes, customPageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes, seriesRoutes, visitRoutes];
+const API_FEATURES = [accountRoutes, domainRoutes, customPageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes, seriesRoutes,
+  visitRoutes, linkCsvRoutes, seriesExportRoutes];
 
 export interface AppOptions {
   rateLimitStore?: RateLimitStore;
@@ -93,7 +96,7 @@ async function registerDocs(app: App, ctx: AppContext): Promise<void> {
         description:
           'Short links, branded domains, campaigns, channels, pixels and QR codes. Send `Authorization: Bearer <API_KEY>`. ' +
           'Failures answer `{"error":1,"message":"…","code":"…"}` (codes: see ErrorBody) with 400 (invalid input), 401 (missing or unknown key), ' +
-          '404 (unknown id, including ids of other accounts), 409 (name or alias taken), 413 (body over 1 MB), ' +
+          '404 (unknown id, including ids of other accounts), 409 (name or alias taken), 413 (body over 1 MB; 50 MB for a CSV import), ' +
           `429 (over ${ctx.config.RATE_LIMIT_MAX} requests per ${ctx.config.RATE_LIMIT_WINDOW_S} s, with Retry-After).`,
       },
       servers: [{ url: ctx.config.BASE_URL }],

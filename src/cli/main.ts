@@ -4,6 +4,7 @@ import { loadConfig } from '../config.js';
 import { createContext } from '../context.js';
 import { createUser, deleteUserByEmail, listUsers, rotateKey } from '../features/account/service.js';
 import { fail } from '../lib/errors.js';
+import { importCommand } from './import.js';
 
 const USAGE = `Redirectory CLI
   user create --email E [--password P] [--username U]   prints {"id","email","username","apiKey"}
@@ -11,9 +12,11 @@ const USAGE = `Redirectory CLI
   user delete --email E
   key rotate --email E                                  the old key stops working at once
   migrate                                               brings the database schema up to date
+  import --email E FILE.csv                             imports links as POST /api/urls/import does; progress on stderr,
+                                                        prints {"format","total","done","failed","errors"}
 Honours DATABASE_URL like the server.`;
 
-type Command = (args: Record<string, string | undefined>) => Promise<unknown>;
+type Command = (args: Record<string, string | undefined>, rest: string[]) => Promise<unknown>;
 
 async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -21,7 +24,8 @@ async function run(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: { email: { type: 'string' }, password: { type: 'string' }, username: { type: 'string' }, help: { type: 'boolean' } },
   });
-  const name = positionals.join(' ');
+  // `import` takes a file name after it; the other commands are all words.
+  const name = positionals[0] === 'import' ? 'import' : positionals.join(' ');
   if (values.help || !name) return usage(values.help ? 0 : 2);
   const config = loadConfig();
   // The CLI's stdout is for its JSON answer only; logs go to stderr and only when something is wrong.
@@ -36,12 +40,13 @@ async function run(argv: string[]): Promise<number> {
     'user delete': (a) => deleteUserByEmail(ctx, need(a.email, 'email')),
     'key rotate': (a) => rotateKey(ctx, need(a.email, 'email')),
     migrate: async () => ({ migrated: true }),
+    import: (a, rest) => importCommand(ctx, a.email, rest[0]),
   };
   try {
     const command = commands[name];
     if (!command) return usage(2);
     const { help: _help, ...args } = values;
-    process.stdout.write(`${JSON.stringify(await command(args))}\n`);
+    process.stdout.write(`${JSON.stringify(await command(args, positionals.slice(1)))}\n`);
     return 0;
   } catch (error) {
     process.stderr.write(`redirectory: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -8,6 +8,7 @@ import * as overlayEmail from './migrations/0004-overlay-email.js';
 import * as canonicalDomainHosts from './migrations/0005-canonical-domain-hosts.js';
 import * as clickSeries from './migrations/0006-click-series.js';
 import * as visitLog from './migrations/0007-visit-log.js';
+import * as importJobs from './migrations/0008-import-jobs.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0005-canonical-domain-hosts': canonicalDomainHosts,
   '0006-click-series': clickSeries,
   '0007-visit-log': visitLog,
+  '0008-import-jobs': importJobs,
 };
 
 /** Every migration's name, in order. */

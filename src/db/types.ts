@@ -242,6 +242,25 @@ export interface VisitsTable {
   rule: string;
 }
 
+/** A CSV import of links (src/db/migrations/0008): its progress and first failed rows, for every node to answer. */
+export interface ImportJobsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** running | finished | failed */
+  status: string;
+  format: string;
+  /** Data rows in the file; null until they are counted. */
+  total: number | null;
+  done: Generated<number>;
+  failed: Generated<number>;
+  /** JSON array of {row, code, message}. */
+  errors: Generated<string>;
+  message: Generated<string>;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   settings: SettingsTable;
@@ -265,6 +284,7 @@ export interface Database {
   account_hours: AccountHoursTable;
   account_days: AccountDaysTable;
   visits: VisitsTable;
+  import_jobs: ImportJobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -279,3 +299,4 @@ export type QrRow = Selectable<QrCodesTable>;
 export type SplashRow = Selectable<SplashPagesTable>;
 export type OverlayRow = Selectable<OverlaysTable>;
 export type BioRow = Selectable<BioPagesTable>;
+export type ImportJobRow = Selectable<ImportJobsTable>;

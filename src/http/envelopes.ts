@@ -46,3 +46,6 @@ export const errorResponses = {
 };
 
 export const ok = (message: string) => ({ error: 0 as const, message });
+
+/** A `text/csv` answer in the OpenAPI document; the body is a stream, so nothing is serialized against it. */
+export const csvResponse = (description: string) => ({ description, content: { 'text/csv': { schema: { type: 'string' } } } });

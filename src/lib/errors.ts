@@ -24,7 +24,7 @@ export const ERRORS = catalogue({
   key_required: { status: 401, message: 'A valid API key is required to use this service.', about: 'No API key, or an unknown one.' },
   endpoint_not_found: { status: 404, message: 'There is no such API endpoint. See /docs for the reference.', about: 'No endpoint at that method and path.' },
   request_timeout: { status: 408, message: 'The request took too long to arrive.', about: 'The request arrived too slowly.' },
-  body_too_large: { status: 413, message: (limit: string) => `The request body is larger than ${limit}.`, about: 'The body is over the limit (1 MB on the API).' },
+  body_too_large: { status: 413, message: (limit: string) => `The request body is larger than ${limit}.`, about: 'The body is over the limit (1 MB on the API, 50 MB for a CSV import).' },
   path_too_long: { status: 414, message: 'The request path is too long.', about: 'The path is too long.' },
   unsupported_media_type: { status: 415, message: text, about: 'The body is not of a type this endpoint reads.' },
   rate_limited: { status: 429, message: (seconds: number) => `Too many requests. Try again in ${seconds} seconds.`, about: 'Over the rate limit; see Retry-After.' },
@@ -115,6 +115,24 @@ export const ERRORS = catalogue({
     status: 400,
     message: (limit: string) => `The range is too large: ${limit}. Ask for a shorter range or a longer interval.`,
     about: 'A series range holds more buckets than allowed (hourly: 31 days; other intervals: 3660 buckets).',
+  },
+
+  // CSV imports of links.
+  csv_invalid: { status: 400, message: text, about: 'The body is not CSV that can be read (empty, or unbalanced quotes); the message says where.' },
+  import_format_unknown: {
+    status: 400,
+    message: (known: string) => `The CSV header is not one Redirectory can import. Recognised formats and the columns each needs: ${known}.`,
+    about: 'The header row names no export format Redirectory reads (its own, Shlink, Bitly, YOURLS or Kutt).',
+  },
+  import_password_missing: {
+    status: 400,
+    message: 'This link was password-protected where it was exported, and passwords are never exported: put its password in the password column to import it.',
+    about: 'An imported row was password-protected and has no password (a failed row of an import job).',
+  },
+  import_running: {
+    status: 409,
+    message: (id: number) => `Your import ${id} is still running; start the next one when it has finished (GET /api/urls/import/${id}).`,
+    about: 'The account has an import running already.',
   },
 
   // QR codes.

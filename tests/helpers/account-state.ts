@@ -36,10 +36,24 @@ export async function seedAccount(server: TestServer, key: string): Promise<Seed
   for (const [type, id] of [['bio', bio.id], ['qr', qr.id]] as const) {
     expect((await server.call('POST', `/api/channel/${channel}/assign/${type}/${id}`, { key })).status).toBe(200);
   }
+  const job = await importJob(server, key);
   return {
+    import: job,
     link: link.id, domain, pixel, campaign: campaign.id, channel, splash, overlay, bio: bio.id, qr: qr.id,
     linkAlias: `${tag}-link`, bioAlias: `${tag}-bio`, qrSlug: new URL(qr.link).pathname.split('/')[2]!, campaignSlug: `${tag}-rot`,
   };
+}
+
+/** An import job whose one row fails, so it creates nothing; followed to its end. */
+async function importJob(server: TestServer, key: string): Promise<number> {
+  const headers = { 'content-type': 'text/csv' };
+  const started = await server.call('POST', '/api/urls/import', { key, rawBody: 'longurl,alias\njavascript:void(0),\n', headers });
+  expect(started.status, started.text).toBe(200);
+  for (;;) {
+    const job = (await server.call('GET', `/api/urls/import/${started.body.data.id}`, { key })).body.data;
+    if (job.status !== 'running') return job.id;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 const LISTS = ['/api/account', '/api/domains', '/api/splash', '/api/overlay', '/api/bio', '/api/campaigns', '/api/channels', '/api/urls', '/api/pixels', '/api/qr'];

@@ -2,7 +2,7 @@
  * Every API endpoint, for tests that go over all of them (fuzzing, tenant isolation). `params` names
  * what each path placeholder holds; `body` is a valid request body to start mutations from.
  */
-export type Resource = 'link' | 'domain' | 'pixel' | 'campaign' | 'channel' | 'splash' | 'overlay' | 'bio' | 'qr';
+export type Resource = 'link' | 'domain' | 'pixel' | 'campaign' | 'channel' | 'splash' | 'overlay' | 'bio' | 'qr' | 'import';
 export type ItemType = 'links' | 'bio' | 'qr';
 
 /** A placeholder holds an id of a resource, the channel item type, or the item id of that type. */
@@ -58,6 +58,10 @@ export const ENDPOINTS: Endpoint[] = [
   ...crud('url', 'link', 'urls', linkBody, { ...linkBody, type: 'frame' }),
   { method: 'GET', path: '/api/url/:id', params: { id: 'link' } },
   { method: 'POST', path: '/api/urls/bulk', params: {}, body: { urls: [linkBody, { url }] } },
+  { method: 'GET', path: '/api/urls/export', params: {}, csv: true },
+  { method: 'POST', path: '/api/urls/import', params: {} },
+  { method: 'GET', path: '/api/urls/import/:id', params: { id: 'import' } },
+  { method: 'GET', path: '/api/url/:id/clicks/export', params: { id: 'link' }, csv: true },
   ...crud('pixel', 'pixel', 'pixels', { type: 'analyticspixel', name: 'P', tag: 'G-123' }, { name: 'P2', tag: 'G-456' }),
   ...crud('qr', 'qr', 'qr', { type: 'link', data: { url }, background: 'rgb(255,255,255)', foreground: 'rgb(0,0,0)', logo: '', name: 'Q' },
     { data: { url }, foreground: 'rgb(10,10,10)' }),
@@ -67,6 +71,7 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: '/api/url/:id/visits/export', params: { id: 'link' }, csv: true },
   { method: 'GET', path: '/api/qr/:id/visits/export', params: { id: 'qr' }, csv: true },
   { method: 'GET', path: '/api/visits/export', params: {}, csv: true },
+  { method: 'GET', path: '/api/qr/:id/clicks/export', params: { id: 'qr' }, csv: true },
 ];
 
 /** Fills a path template: `values` maps each placeholder to its (already URL-safe) segment. */

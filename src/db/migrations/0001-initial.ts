@@ -4,7 +4,7 @@ import { isPostgres } from '../dialect.js';
 export type Builder = CreateTableBuilder<string, never>;
 
 /** An auto-increment integer primary key in the dialect's own idiom. */
-function withId(db: Kysely<unknown>, table: string): Builder {
+export function withId(db: Kysely<unknown>, table: string): Builder {
   const builder = db.schema.createTable(table) as Builder;
   return isPostgres(db)
     ? builder.addColumn('id', 'serial', (c) => c.primaryKey())

@@ -114,6 +114,13 @@ export async function deleteUserByEmail(ctx: AppContext, email: string): Promise
   return { id: user.id, email: user.email };
 }
 
+/** The id of the account with that e-mail, for CLI commands that act for it. */
+export async function userIdByEmail(ctx: AppContext, email: string): Promise<number> {
+  const user = await repo.findUserByEmail(ctx.db, email.trim());
+  if (!user) throw fail('not_found', 'User');
+  return user.id;
+}
+
 export function listUsers(ctx: AppContext) {
   return repo.listUsers(ctx.db);
 }

@@ -65,3 +65,18 @@ export async function setLinkPixels(db: Db, linkId: number, pixelIds: number[]):
   if (pixelIds.length === 0) return;
   await db.insertInto('link_pixels').values([...new Set(pixelIds)].map((pixel_id) => ({ link_id: linkId, pixel_id }))).execute();
 }
+
+/** Each link's pixel ids, for links that have any. */
+export async function pixelIdsByLink(db: Db, linkIds: number[]): Promise<Map<number, number[]>> {
+  const byLink = new Map<number, number[]>();
+  if (linkIds.length === 0) return byLink;
+  const rows = await db.selectFrom('link_pixels').select(['link_id', 'pixel_id'])
+    .where('link_id', 'in', linkIds).orderBy('link_id').orderBy('pixel_id').execute();
+  for (const row of rows) byLink.set(row.link_id, [...(byLink.get(row.link_id) ?? []), row.pixel_id]);
+  return byLink;
+}
+
+/** Pixel assignments of new links, many at once. */
+export async function insertLinkPixels(db: Db, rows: Array<{ link_id: number; pixel_id: number }>): Promise<void> {
+  for (let at = 0; at < rows.length; at += 500) await db.insertInto('link_pixels').values(rows.slice(at, at + 500)).execute();
+}

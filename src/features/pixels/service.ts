@@ -78,3 +78,13 @@ export function ownPixelIds(ctx: AppContext, userId: number, ids: number[]): Pro
 export function setLinkPixels(db: Db, linkId: number, pixelIds: number[]): Promise<void> {
   return repo.setLinkPixels(db, linkId, pixelIds);
 }
+
+/** Each link's pixel ids (links without pixels are absent), for exports. */
+export function linkPixelIds(db: Db, linkIds: number[]): Promise<Map<number, number[]>> {
+  return repo.pixelIdsByLink(db, linkIds);
+}
+
+/** Pixel assignments of links just created in bulk; takes the bulk writer's transaction. */
+export function addLinkPixels(db: Db, rows: Array<{ link_id: number; pixel_id: number }>): Promise<void> {
+  return repo.insertLinkPixels(db, rows);
+}

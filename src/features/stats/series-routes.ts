@@ -5,7 +5,7 @@ import { accountOf, type App } from '../../http/types.js';
 import { MAX_BUCKETS, MAX_HOURLY_DAYS } from './series-buckets.js';
 import { accountSeries, targetSeries } from './series-service.js';
 
-const SeriesQuery = Type.Object({
+export const SeriesQuery = Type.Object({
   from: Type.Optional(Type.String({ description: 'First day, `YYYY-MM-DD` (UTC); default 30 days before `to`' })),
   to: Type.Optional(Type.String({ description: 'Last day, included, `YYYY-MM-DD` (UTC); default today' })),
   interval: Type.Optional(Type.String({ description: '`hour`, `day` (default), `week` (ISO, from Monday) or `month`' })),

@@ -1,0 +1,118 @@
+import type { Config } from '../../config.js';
+import { fail } from '../../lib/errors.js';
+import { parseTimestamp, formatTimestamp } from '../../lib/time.js';
+import { shortUrl } from '../../lib/short-url.js';
+import type { ExportedLink } from './bulk-repo.js';
+import { domainOf } from './view.js';
+
+/**
+ * Redirectory's own CSV of links, both ways: every field `POST /api/url/add` takes (targets, parameters and
+ * pixels as JSON text) plus what the detail shows, so an export imports back to the same links.
+ */
+export const EXPORT_COLUMNS = [
+  'id', 'alias', 'domain', 'shorturl', 'longurl', 'title', 'description', 'metatitle', 'metadescription', 'metaimage',
+  'type', 'expiry', 'geotarget', 'devicetarget', 'languagetarget', 'parameters', 'pixels', 'campaign',
+  'protected', 'password', 'date', 'clicks', 'uniqueClicks',
+] as const;
+
+/** The `type` field as add takes it: direct, frame, splash, a splash page id or overlay-{id}. */
+function typeField(link: ExportedLink): string {
+  if (link.type === 'overlay' && link.overlay_id) return `overlay-${link.overlay_id}`;
+  if (link.type === 'splash' && link.splash_id) return String(link.splash_id);
+  return link.type;
+}
+
+/** One link as a CSV record; passwords are stored hashed and never leave the service, so `password` is empty. */
+export function exportRecord(config: Config, link: ExportedLink, pixels: number[] = []): Record<(typeof EXPORT_COLUMNS)[number], string | number> {
+  const domain = domainOf(link);
+  return {
+    id: link.id,
+    alias: link.alias,
+    domain: domain ? `${domain.scheme}://${domain.host}` : '',
+    shorturl: shortUrl(config, domain, link.alias),
+    longurl: link.long_url,
+    title: link.title,
+    description: link.description,
+    metatitle: link.meta_title,
+    metadescription: link.meta_description,
+    metaimage: link.meta_image,
+    type: typeField(link),
+    expiry: link.expiry ?? '',
+    geotarget: link.geo_targets,
+    devicetarget: link.device_targets,
+    languagetarget: link.language_targets,
+    parameters: link.parameters,
+    pixels: JSON.stringify(pixels),
+    campaign: link.campaign_id ?? '',
+    protected: link.password_hash ? 1 : 0,
+    password: '',
+    date: link.created_at,
+    clicks: Number(link.clicks),
+    uniqueClicks: Number(link.uniques),
+  };
+}
+
+/** A CSV record keyed by normalised header names (see normaliseHeader). */
+export type CsvRecord = Record<string, string>;
+
+/** What one CSV row asks for: the body of url/add, its creation date, and whether it needs a password it lacks. */
+export interface ImportRow {
+  input: Record<string, unknown>;
+  createdAt?: string;
+  /** The row was password-protected where it came from, and no password was given. */
+  locked?: boolean;
+}
+
+/** Header names compared without case, spaces, dashes or underscores: `Long URL`, `long_url` and `longUrl` are one. */
+export const normaliseHeader = (name: string) => name.trim().toLowerCase().replace(/[\s_-]+/g, '');
+
+const YES = new Set(['1', 'true', 'yes']);
+export const isYes = (value: string | undefined) => YES.has((value ?? '').trim().toLowerCase());
+
+function json(record: CsvRecord, column: string, field: string): unknown {
+  const text = record[column]?.trim();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw fail('invalid_field', `${field} must be JSON text such as ${field === 'pixels' ? '[1,2]' : '[{"…":"…","link":"https://…"}]'}.`);
+  }
+}
+
+/** A date in any form Date reads (ISO 8601 with a zone, or ours, `YYYY-MM-DD HH:MM:SS` UTC) as our timestamp. */
+export function timestampOf(value: string | undefined, field: string): string | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (parseTimestamp(text)) return text;
+  const date = new Date(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/.test(text) ? `${text.replace(' ', 'T')}Z` : text);
+  if (Number.isNaN(date.getTime())) throw fail('invalid_field', `${field} must be a date such as 2026-01-31 12:00:00 (UTC) or 2026-01-31T12:00:00+01:00; got "${text}".`);
+  return formatTimestamp(date);
+}
+
+const present = (value: string | undefined) => (value?.trim() ? value : undefined);
+
+/** One record of our own export as the body of url/add; `defaultDomain` applies to rows without a domain. */
+export function ownRow(record: CsvRecord, defaultDomain?: string): ImportRow {
+  const campaign = record.campaign?.trim();
+  const password = present(record.password);
+  const input: Record<string, unknown> = {
+    url: record.longurl ?? '',
+    custom: present(record.alias),
+    domain: present(record.domain) ?? defaultDomain,
+    type: present(record.type),
+    password,
+    expiry: present(record.expiry),
+    title: record.title,
+    description: record.description,
+    metatitle: record.metatitle,
+    metadescription: record.metadescription,
+    metaimage: record.metaimage,
+    geotarget: json(record, 'geotarget', 'geotarget'),
+    devicetarget: json(record, 'devicetarget', 'devicetarget'),
+    languagetarget: json(record, 'languagetarget', 'languagetarget'),
+    parameters: json(record, 'parameters', 'parameters'),
+    pixels: json(record, 'pixels', 'pixels'),
+    campaign: campaign ? (/^\d{1,9}$/.test(campaign) ? Number(campaign) : campaign) : undefined,
+  };
+  return { input, createdAt: timestampOf(record.date, 'date'), locked: isYes(record.protected) && !password };
+}

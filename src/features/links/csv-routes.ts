@@ -1,0 +1,79 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.js';
+import { CSV_BODY_LIMIT_TEXT, csvBodyOf, registerCsvBody } from '../../http/csv-body.js';
+import { csvResponse, errorResponses, IdParam } from '../../http/envelopes.js';
+import { accountOf, type App } from '../../http/types.js';
+import { EXPORT_COLUMNS } from './csv-format.js';
+import { exportLinks } from './export.js';
+import { FORMATS } from './import-formats.js';
+import { getImport, startImport } from './import-jobs.js';
+import { IMPORT_CHUNK, MAX_REPORTED_ERRORS } from './import-service.js';
+
+const tags = ['links'];
+
+const ImportJob = Type.Object({
+  error: Type.Literal(0),
+  data: Type.Object({
+    id: Type.Integer(),
+    status: Type.String({ description: '`running`, `finished` or `failed` (`message` says why; rows counted as done were imported)' }),
+    format: Type.String({ description: `The format the header row names: ${FORMATS.map((f) => f.name).join(', ')}` }),
+    total: Type.Union([Type.Integer(), Type.Null()], { description: 'Data rows in the file; null until they are counted' }),
+    done: Type.Integer({ description: 'Rows imported as links so far' }),
+    failed: Type.Integer({ description: 'Rows refused so far' }),
+    errors: Type.Array(Type.Object({
+      row: Type.Integer({ description: 'Row number as a spreadsheet shows it: the header is row 1' }),
+      code: Type.String({ description: 'The error code url/add would answer' }),
+      message: Type.String(),
+    }), { description: `The first ${MAX_REPORTED_ERRORS} failed rows, in row order` }),
+    message: Type.String({ description: 'Why a failed job stopped; "" otherwise' }),
+    created: Type.String(),
+    finished: Type.Union([Type.String(), Type.Null()]),
+  }),
+});
+
+const IMPORT_RULES =
+  `Extension. Send the CSV file itself as the body with \`Content-Type: text/csv\` (at most ${CSV_BODY_LIMIT_TEXT}; also accepted: ` +
+  'application/csv, text/plain, application/vnd.ms-excel). The header row names the format: Redirectory\'s own export, or the ' +
+  'CSV exports of Shlink, Bitly, YOURLS and Kutt (see the README for each one\'s columns); an unknown header is a 400 ' +
+  '`import_format_unknown` listing the columns each format needs, a file that is not CSV a 400 `csv_invalid`. The import then ' +
+  `runs in the background in chunks of ${IMPORT_CHUNK} rows: the answer is the job, at once; follow it with GET /api/urls/import/{id}. ` +
+  'Each row is checked as `POST /api/url/add` checks a body and fails alone, with its reason. Rows without a domain (all foreign ' +
+  'rows) go to `domain` when given, else the default domain. One import per account runs at a time (409 `import_running`).';
+
+export function linkCsvRoutes(app: App, ctx: AppContext): void {
+  app.get('/urls/export', {
+    schema: {
+      tags,
+      summary: 'All short links of the account as CSV (extension)',
+      description: `A \`text/csv\` download (links.csv), oldest link first, with a header row: ${EXPORT_COLUMNS.join(', ')}. ` +
+        'Target lists, parameters and pixels are JSON text; `protected` is 1 for a password-protected link, whose password is never ' +
+        'exported (`password` is always empty). The file is streamed as it is read, so any number of links can be exported; ' +
+        'it imports back through POST /api/urls/import.',
+      response: { 200: csvResponse('The links as CSV'), ...errorResponses },
+    },
+  }, (req, reply) => reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="links.csv"')
+    .send(exportLinks(ctx, accountOf(req).userId)));
+
+  app.register(async (scope: App) => {
+    registerCsvBody(scope);
+    scope.post('/urls/import', {
+      schema: {
+        tags,
+        summary: 'Import short links from a CSV file (extension)',
+        description: IMPORT_RULES,
+        querystring: Type.Object({ domain: Type.Optional(Type.String({ description: 'One of your branded domains, for rows that name none' })) }),
+        response: { 200: ImportJob, 413: errorResponses[400], 415: errorResponses[400], ...errorResponses },
+      },
+    }, async (req) => ({ error: 0 as const, data: await startImport(ctx, accountOf(req).userId, csvBodyOf(req.body), req.query) }));
+  });
+
+  app.get('/urls/import/:id', {
+    schema: {
+      tags,
+      summary: 'Progress and failed rows of an import (extension)',
+      description: 'Another account\'s import answers 404.',
+      params: IdParam,
+      response: { 200: ImportJob, ...errorResponses },
+    },
+  }, async (req) => ({ error: 0 as const, data: await getImport(ctx, accountOf(req).userId, req.params.id) }));
+}

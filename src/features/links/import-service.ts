@@ -1,0 +1,152 @@
+import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { parse } from 'csv-parse';
+import { parse as parseSync } from 'csv-parse/sync';
+import type { AppContext } from '../../context.js';
+import { bodyChecker } from '../../http/validation.js';
+import { AppError, fail } from '../../lib/errors.js';
+import { insertLinks, RefCache, type BulkItem } from './bulk-insert.js';
+import { normaliseHeader, type ImportRow } from './csv-format.js';
+import { detectFormat, type ImportFormat } from './import-formats.js';
+import { LinkBody, type LinkInput } from './schema.js';
+
+/** Rows created per transaction; the import yields to other work (redirects) between chunks. */
+export const IMPORT_CHUNK = 1000;
+/** Failed rows reported in full; the rest are only counted. */
+export const MAX_REPORTED_ERRORS = 1000;
+/** The body is fed to the parser in slices, so no single step parses more than this. */
+const SLICE = 64 * 1024;
+const COUNT_YIELD = 5000;
+
+export interface RowError {
+  /** The row as a spreadsheet numbers it: the header is row 1. */
+  row: number;
+  code: string;
+  message: string;
+}
+
+export interface ImportProgress {
+  done: number;
+  failed: number;
+  /** This chunk's failed rows. */
+  errors: RowError[];
+}
+
+export interface ImportOptions {
+  /** Branded domain for rows that name none (all rows of foreign formats). */
+  domain?: string;
+  onTotal?(total: number): Promise<void> | void;
+  onChunk?(progress: ImportProgress): Promise<void> | void;
+  /** Checked between chunks: true stops the import there. */
+  stopped?(): boolean;
+}
+
+export interface ImportSummary {
+  format: ImportFormat['name'];
+  total: number;
+  done: number;
+  failed: number;
+  errors: RowError[];
+}
+
+const csvOptions = { bom: true, relax_column_count: true, skip_empty_lines: true } as const;
+
+function records(body: Buffer): AsyncIterable<string[]> {
+  function* slices() {
+    for (let at = 0; at < body.length; at += SLICE) yield body.subarray(at, at + SLICE);
+  }
+  return Readable.from(slices()).pipe(parse(csvOptions));
+}
+
+const unreadable = (error: unknown) => fail('csv_invalid', `The file is not valid CSV: ${error instanceof Error ? error.message : String(error)}.`);
+
+/** The format the header row names, read from the start of the body only; the catalogue's 400 otherwise. */
+export function readFormat(body: Buffer): ImportFormat {
+  let header: string[] | undefined;
+  try {
+    header = (parseSync(body.subarray(0, SLICE), { ...csvOptions, to_line: 1 }) as string[][])[0];
+  } catch (error) {
+    throw unreadable(error);
+  }
+  if (!header?.some((name) => name.trim())) throw fail('csv_invalid', 'The file is empty: send a CSV file whose first row names its columns.');
+  return detectFormat(header.map(normaliseHeader));
+}
+
+/** Data rows in the file; reading them all first also refuses a malformed file before anything is created. */
+async function countRows(body: Buffer): Promise<number> {
+  let rows = -1;
+  try {
+    for await (const _ of records(body)) if (++rows % COUNT_YIELD === 0) await nextTurn();
+  } catch (error) {
+    throw unreadable(error);
+  }
+  return Math.max(rows, 0);
+}
+
+const checkLink = bodyChecker(LinkBody);
+
+/** One row as the body of url/add, checked against the add schema; the row's own error otherwise. */
+function toItem(format: ImportFormat, header: string[], fields: string[], domain?: string): BulkItem {
+  if (fields.length !== header.length) throw fail('invalid_field', `The row has ${fields.length} fields; the header has ${header.length}.`);
+  const record = Object.fromEntries(header.map((name, i) => [name, fields[i]!]));
+  const row: ImportRow = format.toRow(record, domain);
+  if (row.locked) throw fail('import_password_missing');
+  const input = Object.fromEntries(Object.entries(row.input).filter(([, v]) => v !== undefined));
+  const failure = checkLink(input);
+  if (failure) throw failure;
+  return { input: input as LinkInput, createdAt: row.createdAt };
+}
+
+const rowError = (row: number, error: AppError): RowError => ({ row, code: error.code, message: error.message });
+
+/** Checks and creates one chunk of rows; answers the chunk's failed rows. */
+async function importChunk(
+  ctx: AppContext, userId: number, format: ImportFormat, header: string[], chunk: Array<{ row: number; fields: string[] }>,
+  options: ImportOptions, cache: RefCache,
+): Promise<RowError[]> {
+  const errors: RowError[] = [];
+  const items: Array<{ row: number; item: BulkItem }> = [];
+  for (const { row, fields } of chunk) {
+    try {
+      items.push({ row, item: toItem(format, header, fields, options.domain) });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      errors.push(rowError(row, error));
+    }
+  }
+  const outcomes = await insertLinks(ctx, userId, items.map((i) => i.item), cache);
+  outcomes.forEach((outcome, i) => outcome instanceof AppError && errors.push(rowError(items[i]!.row, outcome)));
+  return errors.sort((a, b) => a.row - b.row);
+}
+
+/**
+ * Imports a CSV of links into the account, chunk by chunk, the same way for the import job and the CLI.
+ * A row fails alone, with its reason; a file that is not CSV fails before any link is created.
+ */
+export async function importCsv(ctx: AppContext, userId: number, body: Buffer, options: ImportOptions = {}): Promise<ImportSummary> {
+  const format = readFormat(body);
+  const total = await countRows(body);
+  await options.onTotal?.(total);
+  const summary: ImportSummary = { format: format.name, total, done: 0, failed: 0, errors: [] };
+  const cache = new RefCache(ctx, userId);
+  let header: string[] | undefined;
+  let chunk: Array<{ row: number; fields: string[] }> = [];
+  let row = 1;
+  const flush = async () => {
+    const errors = await importChunk(ctx, userId, format, header!, chunk, options, cache);
+    summary.failed += errors.length;
+    summary.done += chunk.length - errors.length;
+    summary.errors.push(...errors.slice(0, MAX_REPORTED_ERRORS - summary.errors.length));
+    chunk = [];
+    await options.onChunk?.({ done: summary.done, failed: summary.failed, errors });
+    await nextTurn();
+  };
+  for await (const fields of records(body)) {
+    if (!header) header = fields.map(normaliseHeader);
+    else chunk.push({ row: ++row, fields });
+    if (chunk.length === IMPORT_CHUNK) await flush();
+    if (options.stopped?.()) return summary;
+  }
+  if (chunk.length > 0) await flush();
+  return summary;
+}
