@@ -11,9 +11,13 @@ import { campaignRoutes } from './features/campaigns/routes.js';
 import { channelRoutes } from './features/channels/routes.js';
 import { domainRoutes } from './features/domains/routes.js';
 import { linkRoutes } from './features/links/routes.js';
+import { dashboardRoutes } from './features/dashboard/routes.js';
 import { customPageRoutes } from './features/custom-pages/routes.js';
 import { pixelRoutes } from './features/pixels/routes.js';
 import { qrRoutes } from './features/qr/routes.js';
+import { sessionRoutes } from './features/session/routes.js';
+import { accountBySession, sessionTokenOf } from './features/session/service.js';
+import { announceSetup } from './features/session/setup.js';
 import { seriesRoutes } from './features/stats/series-routes.js';
 import { visitRoutes } from './features/stats/visits-routes.js';
 import { seriesExportRoutes } from './features/stats/series-export.js';
@@ -64,17 +68,23 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     ?? (ctx.redis ? new RedisRateLimitStore(ctx.redis, ctx.config.REDIS_PREFIX, ctx.log) : new MemoryRateLimitStore());
   app.addHook('onClose', () => store.close());
   await app.register(async (api) => {
-    api.addHook('onRequest', apiGate(ctx, store, (key) => accountByApiKey(ctx, key)));
+    api.addHook('onRequest', apiGate(ctx, store, (key) => accountByApiKey(ctx, key), {
+      tokenOf: sessionTokenOf,
+      accountOf: (token) => accountBySession(ctx, token),
+    }));
     for (const feature of API_FEATURES) feature(api, ctx);
+    sessionRoutes(api, ctx, store);
     // `/api` itself is no endpoint, but without this the public `/:alias` route would answer it with a page.
     api.all('/', { schema: { hide: true } }, (_req, reply) => reply.callNotFound());
   }, { prefix: '/api' });
 
+  await announceSetup(ctx);
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' })); // liveness: no I/O
   app.get('/ready', { schema: { hide: true } }, async (_req, reply) => {
     const { ready, ...checks } = await checkReadiness(readinessProbes(ctx));
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', ...checks });
   });
+  dashboardRoutes(app, ctx);
   qrPublicRoutes(app, ctx);
   campaignPublicRoutes(app, ctx);
   publicRoutes(app, ctx); // last: it owns the catch-all /:alias
@@ -94,14 +104,22 @@ async function registerDocs(app: App, ctx: AppContext): Promise<void> {
         title: 'Redirectory API',
         version: '1.0.0',
         description:
-          'Short links, branded domains, campaigns, channels, pixels and QR codes. Send `Authorization: Bearer <API_KEY>`. ' +
+          'Short links, branded domains, campaigns, channels, pixels and QR codes. Send `Authorization: Bearer <API_KEY>`, ' +
+          'or from the dashboard its session cookie (see the session endpoints; changes need `X-CSRF-Token`, ' +
+          `its own budget is ${ctx.config.SESSION_RATE_LIMIT_MAX} requests per window). ` +
           'Failures answer `{"error":1,"message":"…","code":"…"}` (codes: see ErrorBody) with 400 (invalid input), 401 (missing or unknown key), ' +
           '404 (unknown id, including ids of other accounts), 409 (name or alias taken), 413 (body over 1 MB; 50 MB for a CSV import), ' +
           `429 (over ${ctx.config.RATE_LIMIT_MAX} requests per ${ctx.config.RATE_LIMIT_WINDOW_S} s, with Retry-After).`,
       },
       servers: [{ url: ctx.config.BASE_URL }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          // The dashboard's: on its host only, with X-CSRF-Token on every request that is not GET or HEAD.
+          session: { type: 'apiKey', in: 'cookie', name: 'redirectory_session' },
+        },
+      },
+      security: [{ bearer: [] }, { session: [] }],
     },
   });
   // The docs are a page like any other: its own CSP (never framed), nosniff and a referrer policy.

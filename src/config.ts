@@ -27,12 +27,26 @@ const EnvSchema = Type.Object({
   SECRET: Type.Optional(Type.String({ minLength: 16 })),
   GEOIP_MMDB: Type.Optional(Type.String()),
   WORKERS: Type.Integer({ minimum: 1, default: 1 }),
+  /** The dashboard's own origin (recommended in production); unset, it shares BASE_URL's origin. */
+  DASHBOARD_URL: Type.Optional(Type.String()),
+  /** `open` lets anyone create an account from the dashboard's sign-in page. */
+  REGISTRATION: Type.Union([Type.Literal('closed'), Type.Literal('open')], { default: 'closed' }),
+  /** A dashboard session ends after this long without a request (fractions allowed). */
+  SESSION_IDLE_MINUTES: Type.Number({ exclusiveMinimum: 0, default: 60 * 24 * 7 }),
+  /** …and at the latest this long after sign-in, however active. */
+  SESSION_MAX_DAYS: Type.Number({ exclusiveMinimum: 0, default: 30 }),
+  /** Requests per RATE_LIMIT_WINDOW_S of a signed-in dashboard account (its own budget, not an API key's). */
+  SESSION_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 600 }),
 });
 
 export type Env = Static<typeof EnvSchema>;
 
-export interface Config extends Omit<Env, 'BASE_URL' | 'DOMAIN_DNS_TARGETS'> {
+export interface Config extends Omit<Env, 'BASE_URL' | 'DOMAIN_DNS_TARGETS' | 'DASHBOARD_URL'> {
   BASE_URL: string;
+  /** Origin of the dashboard: DASHBOARD_URL's, else BASE_URL's. Sessions are only accepted there. */
+  DASHBOARD_ORIGIN: string;
+  /** Canonical host of DASHBOARD_ORIGIN (lib/hosts.ts). */
+  DASHBOARD_HOST: string;
   /** Host of BASE_URL in the canonical spelling of lib/hosts.ts (port only when not 80 or 443): the default domain. */
   DEFAULT_HOST: string;
   DOMAIN_DNS_TARGETS: string[];
@@ -67,6 +81,7 @@ function finish(env: Env): Config {
   }
   const defaultHost = hostKey(parsed);
   if (!defaultHost) throw new ConfigError(`BASE_URL has no host name: ${baseUrl}`);
+  const dashboard = dashboardOf(env.DASHBOARD_URL, parsed);
   const dialect = env.DATABASE_URL.startsWith('postgres') ? 'postgres' : 'sqlite';
   if (dialect === 'sqlite' && !env.DATABASE_URL.startsWith('sqlite:')) {
     throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');
@@ -77,8 +92,21 @@ function finish(env: Env): Config {
     ...env,
     BASE_URL: baseUrl,
     DEFAULT_HOST: defaultHost,
+    DASHBOARD_ORIGIN: dashboard.origin,
+    DASHBOARD_HOST: dashboard.host,
     DOMAIN_DNS_TARGETS: env.DOMAIN_DNS_TARGETS.split(',').map((s) => s.trim()).filter(Boolean),
     DIALECT: dialect,
     LINK_CACHE_TTL_S: env.LINK_CACHE_TTL_S ?? defaultTtl,
   };
+}
+
+function dashboardOf(value: string | undefined, base: URL): { origin: string; host: string } {
+  let url = base;
+  if (value) {
+    if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw new ConfigError(`DASHBOARD_URL is not an http(s) URL: ${value}`);
+    url = new URL(value);
+  }
+  const host = hostKey(url);
+  if (!host) throw new ConfigError(`DASHBOARD_URL has no host name: ${value}`);
+  return { origin: url.origin, host };
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountState, seedAccount, type AccountState, type Seeded } from './helpers/account-state.js';
 import { ENDPOINTS, fillPath, ITEM_RESOURCE, label, type Endpoint, type ItemType, type Param } from './helpers/endpoints.js';
 import { fuzzParams, fuzzRuns, fuzzTimeout, LEAK, nastyQuery, nastySegment, nastyString, nastyValue, rawJsonBody } from './helpers/fuzz.js';
-import { startServer, type Reply, type TestServer } from './helpers/server.js';
+import { startServer, TEST_HOST, type Reply, type TestServer } from './helpers/server.js';
 import { ERROR_CODES } from '../src/lib/errors.js';
 
 /**
@@ -116,11 +116,12 @@ function pathOf(endpoint: Endpoint, request: FuzzRequest): string {
 async function sendFuzzed(endpoint: Endpoint, request: FuzzRequest): Promise<Reply> {
   const path = pathOf(endpoint, request);
   const { body } = request;
-  if (body.kind === 'none') return server.call(endpoint.method, path, { key: me.key });
+  const host = TEST_HOST; // the dashboard's host: the session endpoints answer there only
+  if (body.kind === 'none') return server.call(endpoint.method, path, { key: me.key, headers: { host } });
   if (body.kind === 'json') {
-    return server.call(endpoint.method, path, { key: me.key, rawBody: JSON.stringify(body.value) ?? 'null', headers: { 'content-type': 'application/json' } });
+    return server.call(endpoint.method, path, { key: me.key, rawBody: JSON.stringify(body.value) ?? 'null', headers: { host, 'content-type': 'application/json' } });
   }
-  return server.call(endpoint.method, path, { key: me.key, rawBody: body.text, headers: { 'content-type': body.type } });
+  return server.call(endpoint.method, path, { key: me.key, rawBody: body.text, headers: { host, 'content-type': body.type } });
 }
 
 function expectEnvelope(res: Reply, what: string, csv = false): void {

@@ -1,8 +1,10 @@
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { destination, pino } from 'pino';
 import { loadConfig } from '../config.js';
 import { createContext } from '../context.js';
-import { createUser, deleteUserByEmail, listUsers, rotateKey } from '../features/account/service.js';
+import { createUser, deleteUserByEmail, listUsers, rotateKey, setPassword } from '../features/account/service.js';
+import { endAllSessions } from '../features/session/service.js';
 import { fail } from '../lib/errors.js';
 import { importCommand } from './import.js';
 
@@ -10,6 +12,8 @@ const USAGE = `Redirectory CLI
   user create --email E [--password P] [--username U]   prints {"id","email","username","apiKey"}
   user list                                             prints a JSON array of users
   user delete --email E
+  user password --email E [--password P]                sets the dashboard password (read from stdin when
+                                                        --password is absent) and signs the account out everywhere
   key rotate --email E                                  the old key stops working at once
   migrate                                               brings the database schema up to date
   import --email E FILE.csv                             imports links as POST /api/urls/import does; progress on stderr,
@@ -38,6 +42,10 @@ async function run(argv: string[]): Promise<number> {
     'user create': (a) => createUser(ctx, { email: need(a.email, 'email'), password: a.password, username: a.username }),
     'user list': () => listUsers(ctx),
     'user delete': (a) => deleteUserByEmail(ctx, need(a.email, 'email')),
+    'user password': async (a) => {
+      const user = await setPassword(ctx, need(a.email, 'email'), a.password ?? (await readPassword()));
+      return { ...user, ...(await endAllSessions(ctx, user.id)) };
+    },
     'key rotate': (a) => rotateKey(ctx, need(a.email, 'email')),
     migrate: async () => ({ migrated: true }),
     import: (a, rest) => importCommand(ctx, a.email, rest[0]),
@@ -53,6 +61,25 @@ async function run(argv: string[]): Promise<number> {
     return 1;
   } finally {
     await ctx.close();
+  }
+}
+
+/**
+ * The password from stdin, so it stays out of the shell history and the process list: typed at a prompt (not
+ * echoed) on a terminal, else the first line of what is piped in.
+ */
+async function readPassword(): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: process.stdin.isTTY === true });
+  if (process.stdin.isTTY) {
+    process.stderr.write('New password: ');
+    (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = () => {}; // no echo
+  }
+  try {
+    for await (const line of rl) return line;
+    return '';
+  } finally {
+    rl.close();
+    if (process.stdin.isTTY) process.stderr.write('\n');
   }
 }
 

@@ -9,6 +9,7 @@ import * as canonicalDomainHosts from './migrations/0005-canonical-domain-hosts.
 import * as clickSeries from './migrations/0006-click-series.js';
 import * as visitLog from './migrations/0007-visit-log.js';
 import * as importJobs from './migrations/0008-import-jobs.js';
+import * as sessions from './migrations/0009-sessions.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0006-click-series': clickSeries,
   '0007-visit-log': visitLog,
   '0008-import-jobs': importJobs,
+  '0009-sessions': sessions,
 };
 
 /** Every migration's name, in order. */

@@ -261,6 +261,16 @@ export interface ImportJobsTable {
   finished_at: string | null;
 }
 
+/** A dashboard session (src/db/migrations/0009): the token's hash, never the token. */
+export interface SessionsTable {
+  token_hash: string;
+  user_id: number;
+  csrf: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   settings: SettingsTable;
@@ -285,9 +295,11 @@ export interface Database {
   account_days: AccountDaysTable;
   visits: VisitsTable;
   import_jobs: ImportJobsTable;
+  sessions: SessionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
 export type DomainRow = Selectable<DomainsTable>;
 export type LinkRow = Selectable<LinksTable>;
 export type NewLink = Insertable<LinksTable>;

@@ -103,6 +103,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const failure = asAppError(error);
     if (failure.status >= 500) req.log.error({ err: error }, 'request failed');
+    if (failure.retryAfter) reply.header('retry-after', failure.retryAfter);
     reply.status(failure.status).type('application/json; charset=utf-8').send(errorBody(failure));
   });
   app.setNotFoundHandler(answerNotFound);

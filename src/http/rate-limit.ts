@@ -10,6 +10,8 @@ export interface WindowState {
 /** Counts hits in fixed windows aligned to the epoch, so every node agrees on when a window ends. */
 export interface RateLimitStore {
   hit(bucket: string, windowMs: number, now: number): Promise<WindowState>;
+  /** Takes back one hit of the current window (a sign-in that succeeded is no failure); never below 0. */
+  release(bucket: string, windowMs: number, now: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -19,6 +21,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   async hit(bucket: string, windowMs: number, now: number): Promise<WindowState> {
     return this.count(bucket, windowMs, now);
+  }
+
+  async release(bucket: string, windowMs: number, now: number): Promise<void> {
+    const state = this.windows.get(cacheKeys.rateLimit(bucket, Math.floor(now / windowMs) * windowMs));
+    if (state && state.count > 0) state.count -= 1;
   }
 
   /** `hit` without the promise, for callers that must decide synchronously (the public POST budget). */

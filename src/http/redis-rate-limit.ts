@@ -12,10 +12,16 @@ local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return count`;
 
+/** Decrements a window that still exists and is above 0; a missing window stays missing (no key without expiry). */
+const RELEASE_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then redis.call('DECR', KEYS[1]) end
+return count`;
+
 /** Slack after the window ends before Redis drops the key; covers clock differences between nodes. */
 const EXPIRY_SLACK_MS = 5000;
 
-type ScriptedRedis = Redis & { rateLimitHit(key: string, ttlMs: number): Promise<number> };
+type ScriptedRedis = Redis & { rateLimitHit(key: string, ttlMs: number): Promise<number>; rateLimitRelease(key: string): Promise<number> };
 
 /**
  * Rate-limit windows shared by every node through Redis: one budget per key across the cluster.
@@ -30,6 +36,7 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   constructor(redis: Redis, private readonly prefix: string, private readonly log: Logger) {
     if (!('rateLimitHit' in redis)) redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    if (!('rateLimitRelease' in redis)) redis.defineCommand('rateLimitRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
     this.redis = redis as ScriptedRedis;
   }
 
@@ -43,6 +50,16 @@ export class RedisRateLimitStore implements RateLimitStore {
     } catch (err) {
       this.setDegraded(true, err);
       return this.fallback.hit(bucket, windowMs, now);
+    }
+  }
+
+  async release(bucket: string, windowMs: number, now: number): Promise<void> {
+    const start = Math.floor(now / windowMs) * windowMs;
+    try {
+      await this.redis.rateLimitRelease(this.prefix + cacheKeys.rateLimit(bucket, start));
+    } catch (err) {
+      this.setDegraded(true, err);
+      await this.fallback.release(bucket, windowMs, now);
     }
   }
 

@@ -4,10 +4,23 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
-/** The caller behind a valid API key. */
+/** The caller behind a valid API key or dashboard session. */
 export interface Account {
   userId: number;
-  keyHash: string;
+  /** Set when the request came with an API key. */
+  keyHash?: string;
+  /** Set when it came with a dashboard session cookie: the hash of its token (the session's id) and its CSRF token. */
+  session?: { id: string; csrf: string };
+}
+
+/**
+ * Route `config` flags read by the /api gate. `auth: 'none'` admits callers without credentials (sign-in,
+ * setup); `auth: 'session'` admits only a dashboard session. `dashboard: true` routes answer only on the
+ * dashboard's host.
+ */
+export interface GateConfig {
+  auth?: 'none' | 'session';
+  dashboard?: boolean;
 }
 
 declare module 'fastify' {

@@ -41,6 +41,22 @@ export const ERRORS = catalogue({
   username_taken: { status: 409, message: 'That username is taken.', about: 'Another account has that username.' },
   account_taken: { status: 409, message: 'That e-mail or username is already registered.', about: 'Another account has that e-mail or username.' },
   password_short: { status: 400, message: (min: number) => `Passwords must be at least ${min} characters.`, about: 'An account password is too short.' },
+  // Dashboard sign-in and sessions.
+  session_invalid: { status: 401, message: 'Your session has ended. Please sign in again.', about: 'The session cookie names no live session (signed out, revoked or expired).' },
+  signin_failed: { status: 401, message: 'That e-mail and password do not match an account.', about: 'Wrong e-mail or password (one answer for both).' },
+  csrf_invalid: {
+    status: 403,
+    message: 'This request needs the X-CSRF-Token header of your session (see GET /api/session).',
+    about: 'A request with the session cookie that changes something came without the session\'s X-CSRF-Token, or from another origin.',
+  },
+  registration_closed: { status: 403, message: 'Sign-up is closed on this installation. Ask its administrator for an account.', about: 'POST /api/session/register without REGISTRATION=open.' },
+  setup_token_invalid: { status: 403, message: 'This setup link is not valid. Use the one in the server log.', about: 'The first-account setup token is wrong.' },
+  setup_done: { status: 409, message: 'This installation already has an account: sign in instead.', about: 'First-account setup after an account exists.' },
+  signin_throttled: {
+    status: 429,
+    message: (seconds: number) => `Too many failed sign-ins. Try again in ${Math.max(Math.ceil(seconds / 60), 1)} minutes.`,
+    about: 'Too many failed sign-ins for the account or from the client; see Retry-After.',
+  },
   nothing_to_update: { status: 400, message: (fields: string) => `Send ${fields} to update.`, about: 'An update named nothing to change.' },
 
   // Links.
@@ -153,10 +169,18 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     readonly status: number,
     message: string,
+    /** Seconds the client should wait, sent as Retry-After. */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'AppError';
   }
+}
+
+/** `fail` with a Retry-After: the first argument of the message is the seconds to wait. */
+export function failLater(code: 'signin_throttled' | 'rate_limited', seconds: number): AppError {
+  const error = fail(code as 'rate_limited', seconds);
+  return new AppError(error.code, error.status, error.message, seconds);
 }
 
 /** The catalogue's error for `code`, its message filled in; services `throw` it. */

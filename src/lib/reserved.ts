@@ -3,7 +3,7 @@
  * Compared case-insensitively so `API` cannot shadow `/api` on a case-insensitive proxy.
  */
 const RESERVED = new Set([
-  'api', 'r', 'u', 'qr', 'docs', 'health', 'ready', 'metrics', 'static', 'assets', 'admin', 'login',
+  'api', 'app', 'r', 'u', 'qr', 'docs', 'health', 'ready', 'metrics', 'static', 'assets', 'admin', 'login',
   'logout', 'register', 'signup', 'dashboard', 'settings', 'account', 'user', 'users', 'bio', 'page',
   'pages', 'favicon.ico', 'robots.txt', 'sitemap.xml', 'openapi.json', 'well-known', '.well-known',
 ]);

@@ -23,10 +23,10 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** Screenshots go to the git-ignored screenshots/ folder at the repository root, to look at by eye. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
   const dir = join(import.meta.dirname, '..', '..', 'screenshots');
   mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}-${page.viewportSize()?.width ?? 0}.png`) });
+  await page.screenshot({ path: join(dir, `${name}-${page.viewportSize()?.width ?? 0}.png`), fullPage });
 }
 
 /**

@@ -42,6 +42,7 @@ const linkBody = {
 export const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: '/api/account', params: {} },
   { method: 'POST', path: '/api/account', params: {} },
+  { method: 'POST', path: '/api/account/key', params: {} },
   { method: 'PUT', path: '/api/account/update', params: {}, body: { email: 'fuzz@example.com', password: 'long enough pass' } },
   ...crud('domain', 'domain', 'domains', { domain: 'https://fuzz.example.net', redirectroot: url, redirect404: url },
     { redirectroot: url, redirect404: '' }),
@@ -72,6 +73,14 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: '/api/qr/:id/visits/export', params: { id: 'qr' }, csv: true },
   { method: 'GET', path: '/api/visits/export', params: {}, csv: true },
   { method: 'GET', path: '/api/qr/:id/clicks/export', params: { id: 'qr' }, csv: true },
+  // The dashboard's session endpoints (they answer on the default domain's host, which the fuzz test sends).
+  { method: 'GET', path: '/api/session', params: {} },
+  { method: 'POST', path: '/api/session', params: {}, body: { email: 'fuzz@example.com', password: 'long enough pass' } },
+  { method: 'DELETE', path: '/api/session', params: {} },
+  { method: 'DELETE', path: '/api/sessions', params: {} },
+  { method: 'GET', path: '/api/session/setup', params: {} },
+  { method: 'POST', path: '/api/session/setup', params: {}, body: { token: 'fuzz', email: 'fuzz@example.com', password: 'long enough pass' } },
+  { method: 'POST', path: '/api/session/register', params: {}, body: { email: 'fuzz@example.com', password: 'long enough pass' } },
 ];
 
 /** Fills a path template: `values` maps each placeholder to its (already URL-safe) segment. */

@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { errorResponses, ok, OkMessage } from '../../http/envelopes.js';
-import { accountOf, type App } from '../../http/types.js';
-import { AccountResponse, AccountUpdateBody } from './schema.js';
-import { getAccount, updateAccount } from './service.js';
+import { accountOf, type App, type GateConfig } from '../../http/types.js';
+import { AccountResponse, AccountUpdateBody, ApiKeyResponse } from './schema.js';
+import { getAccount, newApiKey, updateAccount } from './service.js';
 
 export function accountRoutes(app: App, ctx: AppContext): void {
   const read = { tags: ['account'], response: { 200: AccountResponse, ...errorResponses } };
@@ -21,4 +21,13 @@ export function accountRoutes(app: App, ctx: AppContext): void {
     await updateAccount(ctx, accountOf(req).userId, req.body);
     return ok('Account has been successfully updated.');
   });
+  // Session only: a leaked API key must not be able to replace itself and lock its owner out.
+  app.post('/account/key', {
+    config: { auth: 'session' } satisfies GateConfig,
+    schema: {
+      tags: ['account'], summary: 'Make a new API key',
+      description: 'Extension, dashboard session only (an API key answers 403): a new API key, shown only here; the old key stops working at once. Takes no body.',
+      response: { 200: ApiKeyResponse, ...errorResponses },
+    },
+  }, async (req) => ({ error: 0 as const, data: { apiKey: await newApiKey(ctx, accountOf(req).userId) } }));
 }

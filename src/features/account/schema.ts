@@ -16,3 +16,8 @@ export const AccountUpdateBody = Type.Object({
   email: Type.Optional(Type.String()),
   password: Type.Optional(Type.String({ description: 'At least 8 characters' })),
 });
+
+export const ApiKeyResponse = Type.Object({
+  error: Type.Literal(0),
+  data: Type.Object({ apiKey: Type.String({ description: 'The new key, shown this once; the old key stops working at once.' }) }),
+});

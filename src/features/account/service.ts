@@ -102,9 +102,14 @@ export async function createUser(
 export async function rotateKey(ctx: AppContext, email: string): Promise<CreatedUser> {
   const user = await repo.findUserByEmail(ctx.db, email.trim());
   if (!user) throw fail('not_found', 'User');
+  return { id: user.id, email: user.email, username: user.username, apiKey: await newApiKey(ctx, user.id) };
+}
+
+/** The account's new API key (the dashboard's "make a new key"), shown to its owner once. */
+export async function newApiKey(ctx: AppContext, userId: number): Promise<string> {
   const apiKey = generateApiKey();
-  await repo.updateUser(ctx.db, user.id, { api_key_hash: hashApiKey(apiKey) });
-  return { id: user.id, email: user.email, username: user.username, apiKey };
+  await repo.updateUser(ctx.db, userId, { api_key_hash: hashApiKey(apiKey) });
+  return apiKey;
 }
 
 export async function deleteUserByEmail(ctx: AppContext, email: string): Promise<{ id: number; email: string }> {
@@ -123,6 +128,25 @@ export async function userIdByEmail(ctx: AppContext, email: string): Promise<num
 
 export function listUsers(ctx: AppContext) {
   return repo.listUsers(ctx.db);
+}
+
+/** Whether the installation has any account yet (the dashboard's first-account setup runs until it has). */
+export function hasAccounts(ctx: AppContext): Promise<boolean> {
+  return repo.anyUser(ctx.db);
+}
+
+/** What a sign-in checks a password against; null for an unknown e-mail. */
+export async function credentialsOf(ctx: AppContext, email: string): Promise<{ id: number; email: string; passwordHash: string } | null> {
+  const user = await repo.findUserByEmail(ctx.db, email.trim());
+  return user ? { id: user.id, email: user.email, passwordHash: user.password_hash } : null;
+}
+
+/** Sets an account's password by e-mail (the CLI's `user password`). */
+export async function setPassword(ctx: AppContext, email: string, password: string): Promise<{ id: number; email: string }> {
+  const user = await repo.findUserByEmail(ctx.db, email.trim());
+  if (!user) throw fail('not_found', 'User');
+  await repo.updateUser(ctx.db, user.id, { password_hash: await hashPassword(checkPassword(password)) });
+  return { id: user.id, email: user.email };
 }
 
 /** The account that owns an API key (compared in constant time), or null. */

@@ -46,7 +46,8 @@ export async function addDomain(
   input: { domain: string; redirectroot?: string; redirect404?: string },
 ): Promise<number> {
   const { scheme, host } = parseDomainAddress(input.domain);
-  if (host === ctx.config.DEFAULT_HOST) throw fail('domain_own_host', host);
+  // The dashboard's host too: a branded domain there would serve accounts' pixel pages on the dashboard's origin.
+  if (host === ctx.config.DEFAULT_HOST || host === ctx.config.DASHBOARD_HOST) throw fail('domain_own_host', host);
   const redirect_root = optionalHttpUrl(input.redirectroot, 'redirectroot');
   const redirect_404 = optionalHttpUrl(input.redirect404, 'redirect404');
   const existing = await repo.findDomainByHost(ctx.db, host);

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { csvResponse, errorResponses, IdParam } from '../../http/envelopes.js';
 import { accountOf, type App } from '../../http/types.js';
 import type { TargetKind } from '../../db/types.js';
-import { SeriesQuery } from './series-routes.js';
+import { SeriesQuery } from './series-schema.js';
 import { targetSeries, type SeriesQuery as Query } from './series-service.js';
 
 const COLUMNS = ['date', 'clicks', 'uniqueClicks'];

@@ -1,30 +1,9 @@
-import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
-import { errorResponses, Id, IdParam } from '../../http/envelopes.js';
+import { errorResponses, IdParam } from '../../http/envelopes.js';
 import { accountOf, type App } from '../../http/types.js';
 import { MAX_BUCKETS, MAX_HOURLY_DAYS } from './series-buckets.js';
+import { AccountSeriesQuery, SeriesQuery, SeriesResponse } from './series-schema.js';
 import { accountSeries, targetSeries } from './series-service.js';
-
-export const SeriesQuery = Type.Object({
-  from: Type.Optional(Type.String({ description: 'First day, `YYYY-MM-DD` (UTC); default 30 days before `to`' })),
-  to: Type.Optional(Type.String({ description: 'Last day, included, `YYYY-MM-DD` (UTC); default today' })),
-  interval: Type.Optional(Type.String({ description: '`hour`, `day` (default), `week` (ISO, from Monday) or `month`' })),
-});
-
-const AccountSeriesQuery = Type.Object({
-  ...SeriesQuery.properties,
-  campaign: Type.Optional(Id('Only the links of this campaign of yours')),
-  channel: Type.Optional(Id('Only the links and QR codes in this channel of yours')),
-});
-
-const SeriesResponse = Type.Object({
-  error: Type.Literal(0),
-  data: Type.Array(Type.Object({
-    date: Type.String({ description: '`YYYY-MM-DD HH:00:00` for hours, else the bucket\'s first day `YYYY-MM-DD` (UTC)' }),
-    clicks: Type.Integer(),
-    uniqueClicks: Type.Integer({ description: 'Visitors first seen for the link or QR code in this bucket' }),
-  })),
-});
 
 const RULES =
   'Extension. Every bucket from `from` to `to` is listed, oldest first, with 0 where nothing was counted, so a chart draws ' +

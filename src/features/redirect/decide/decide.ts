@@ -3,7 +3,8 @@ import type { RenderedPage } from '../../../lib/html.js';
 import { verifyPassword } from '../../../lib/secrets.js';
 import type { CompiledLink } from '../resolve/compile.js';
 import { forwardPage, framePage, ogPage, overlayPage, splashPage } from '../pages/link.js';
-import { isUnlocked, throttleClient, unlockCookie, type FailureThrottle } from './password.js';
+import { throttleClient } from '../../../lib/client-key.js';
+import { isUnlocked, unlockCookie, type FailureThrottle } from './password.js';
 import { continuePage, expiredPage, passwordPage, throttledPage } from '../pages/site.js';
 import { target, type Visitor } from './targeting.js';
 

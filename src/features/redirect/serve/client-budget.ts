@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { MemoryRateLimitStore } from '../../../http/rate-limit.js';
 import { html, renderPage } from '../../../lib/html.js';
-import { throttleClient } from '../decide/password.js';
+import { throttleClient } from '../../../lib/client-key.js';
 import { sendPage } from './send.js';
 
 /**

@@ -18,13 +18,13 @@ export function leanFront(ctx: AppContext, fastify: RequestListener): RequestLis
   const resolver = resolverFor(ctx);
   const clientIp = ctx.config.TRUST_PROXY ? forwardedIp : socketIp;
   const hostOf = ctx.config.TRUST_PROXY ? forwardedHost : plainHost;
-  const serve = (req: IncomingMessage, res: ServerResponse, found: Lookup, now: number) => {
+  const serve = (req: IncomingMessage, res: ServerResponse, found: Lookup, now: number, host: string) => {
     if (found.kind !== 'link') return fastify(req, res);
     const method = req.method!;
     try {
       const headers = req.headers;
       const decision = answerVisit(ctx, found, {
-        method, now, ip: clientIp(req), cookie: headers.cookie,
+        method, now, host, ip: clientIp(req), cookie: headers.cookie,
         userAgent: headers['user-agent'] ?? '', acceptLanguage: headers['accept-language'] ?? '', referer: headers.referer ?? '',
       });
       writeDecision(res, decision, method === 'HEAD');
@@ -46,8 +46,8 @@ export function leanFront(ctx: AppContext, fastify: RequestListener): RequestLis
     } catch {
       return fastify(req, res); // it answers (and logs) a failing read as the catch-all route does
     }
-    if (found instanceof Promise) found.then((f) => serve(req, res, f, now), () => fastify(req, res));
-    else serve(req, res, found, now);
+    if (found instanceof Promise) found.then((f) => serve(req, res, f, now, host!), () => fastify(req, res));
+    else serve(req, res, found, now, host!);
   };
 }
 

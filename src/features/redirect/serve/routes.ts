@@ -86,6 +86,7 @@ export function publicRoutes(app: App, ctx: AppContext): void {
 function visitOf(req: FastifyRequest, now: number): ServedVisit {
   return {
     method: req.method,
+    host: req.host,
     userAgent: req.headers['user-agent'] ?? '',
     acceptLanguage: req.headers['accept-language'] ?? '',
     ip: req.ip,

@@ -2,6 +2,7 @@ import type { AppContext } from '../../../context.js';
 import type { CompiledLink } from '../resolve/compile.js';
 import { decide, type Decision, type Visit } from '../decide/decide.js';
 import { NOT_FOUND_PAGE } from '../../../lib/error-pages.js';
+import { normalizeHost } from '../../../lib/hosts.js';
 import { LANDING_PAGE } from '../pages/site.js';
 import type { Lookup, Site } from '../resolve/resolver.js';
 
@@ -15,6 +16,22 @@ export interface ServedVisit extends Visit {
   referer: string;
   /** HEAD is answered like GET but not counted: link checkers and unfurlers send it. */
   method: string;
+  /** The Host the visit came to (X-Forwarded-Host behind a trusted proxy). */
+  host: string;
+}
+
+/**
+ * Pixel pages run third-party tag scripts that any account chooses. On the dashboard's host (BASE_URL's when
+ * DASHBOARD_URL is unset) such a page would share the dashboard's origin and could call the API with the
+ * visitor's session; sandboxed without allow-same-origin it runs in an opaque origin instead, so the
+ * SameSite=Strict cookie is not sent with its requests and their answers cannot be read. Everything else
+ * the pages do (scripts, forms to mailto:, links out of the page, popups) stays allowed.
+ */
+export const PIXEL_SANDBOX = 'sandbox allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-top-navigation allow-downloads allow-modals';
+
+function sandboxed(decision: Decision): Decision {
+  if (decision.kind !== 'page') return decision;
+  return { ...decision, page: { html: decision.page.html, csp: `${decision.page.csp}; ${PIXEL_SANDBOX}` } };
 }
 
 const page = (status: number, rendered: typeof NOT_FOUND_PAGE): Decision => ({ kind: 'page', status, page: rendered, count: false });
@@ -23,7 +40,8 @@ const LANDING = page(200, LANDING_PAGE);
 
 export function answerVisit(ctx: AppContext, found: Lookup, visit: ServedVisit): Decision {
   if (found.kind !== 'link') return answerNoLink(found);
-  const decision = decide(found, visit, ctx.secret);
+  let decision = decide(found, visit, ctx.secret);
+  if (found.pixels && normalizeHost(visit.host) === ctx.config.DASHBOARD_HOST) decision = sandboxed(decision);
   if (decision.count && visit.method === 'GET') {
     ctx.clicks.record('link', found.id, found.owner, visit, decision.rule); // only its ip, user agent and referer are kept
   }

@@ -1,0 +1,97 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useLocation } from 'wouter';
+import { api } from '../../lib/api.js';
+import { CopyButton } from '../../lib/CopyButton.js';
+import type { Account } from '../../lib/types.js';
+import { ErrorNote, Field, formatDate, Loading, PageTitle } from '../../lib/ui.js';
+import { SESSION_KEY, signOut } from '../session/api.js';
+
+const getAccount = async () => (await api.get<{ data: Account }>('/account')).data;
+
+export default function AccountPage() {
+  const account = useQuery({ queryKey: ['account', 'me'], queryFn: getAccount });
+  return (
+    <>
+      <PageTitle title="Account" />
+      <ErrorNote error={account.error} />
+      {account.isPending && <Loading />}
+      {account.data && <Profile account={account.data} />}
+      <ApiKey />
+      <Sessions />
+    </>
+  );
+}
+
+function Profile({ account }: { account: Account }) {
+  const client = useQueryClient();
+  const [email, setEmail] = useState(account.email);
+  const [password, setPassword] = useState('');
+  const save = useMutation({
+    mutationFn: () => api.put<{ message: string }>('/account/update', { email, ...(password ? { password } : {}) }),
+    onSuccess: async () => {
+      setPassword('');
+      await client.invalidateQueries({ queryKey: ['account'] });
+      await client.invalidateQueries({ queryKey: SESSION_KEY });
+    },
+  });
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  return (
+    <form className="panel" onSubmit={onSubmit} aria-labelledby="profile-h">
+      <h2 id="profile-h">Sign-in details</h2>
+      <p className="muted small">Account {account.username} · since {formatDate(account.registered)}</p>
+      <Field id="account-email" label="E-mail">
+        <input id="account-email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      </Field>
+      <Field id="account-password" label="New password" hint="At least 8 characters; empty keeps the current one.">
+        <input id="account-password" type="password" autoComplete="new-password" minLength={8} value={password}
+          onChange={(e) => setPassword(e.target.value)} aria-describedby="account-password-hint" />
+      </Field>
+      <ErrorNote error={save.error} />
+      {save.isSuccess && <p role="status" className="ok">Saved.</p>}
+      <button type="submit" disabled={save.isPending}>Save</button>
+    </form>
+  );
+}
+
+function ApiKey() {
+  const rotate = useMutation({ mutationFn: async () => (await api.post<{ data: { apiKey: string } }>('/account/key')).data.apiKey });
+  return (
+    <section className="panel" aria-labelledby="key-h">
+      <h2 id="key-h">API key</h2>
+      <p>Programs use the API with <code>Authorization: Bearer &lt;key&gt;</code>. The key is shown once, when it is made; a new key stops the old one at once.</p>
+      {rotate.data && (
+        <div className="key" role="status">
+          <code data-testid="api-key">{rotate.data}</code> <CopyButton text={rotate.data} />
+          <p className="small">Copy it now: it will not be shown again.</p>
+        </div>
+      )}
+      <ErrorNote error={rotate.error} />
+      <button type="button" className="secondary" disabled={rotate.isPending} onClick={() => rotate.mutate()}>Make a new API key</button>
+    </section>
+  );
+}
+
+function Sessions() {
+  const client = useQueryClient();
+  const [, navigate] = useLocation();
+  const everywhere = useMutation({
+    mutationFn: () => signOut(true),
+    onSuccess: () => {
+      client.clear();
+      client.setQueryData(SESSION_KEY, null);
+      navigate('/signin');
+    },
+  });
+  return (
+    <section className="panel" aria-labelledby="sessions-h">
+      <h2 id="sessions-h">Sessions</h2>
+      <p>Signed in on a computer you no longer use? End every session of this account, this one included.</p>
+      <ErrorNote error={everywhere.error} />
+      <button type="button" className="danger" disabled={everywhere.isPending} onClick={() => everywhere.mutate()}>Sign out everywhere</button>
+    </section>
+  );
+}

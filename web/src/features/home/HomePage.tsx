@@ -1,0 +1,36 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter';
+import { getData } from '../../lib/api.js';
+import type { SeriesPoint } from '../../lib/types.js';
+import { ErrorNote, formatNumber, Loading, PageTitle } from '../../lib/ui.js';
+import { linkKeys, listLinks } from '../links/api.js';
+import { SeriesSection } from '../stats/SeriesSection.js';
+
+/** The account at a glance: all clicks over time and the most clicked links. */
+export default function HomePage() {
+  const top = useQuery({ queryKey: linkKeys.list({ page: 1, limit: 10, order: 'click', q: '' }), queryFn: () => listLinks({ page: 1, limit: 10, order: 'click', q: '' }) });
+  return (
+    <>
+      <PageTitle title="Overview"><Link href="/links/new" className="button">New link</Link></PageTitle>
+      <SeriesSection title="Clicks on all your links and QR codes" queryKey={['account']}
+        load={(range) => getData<{ data: SeriesPoint[] }>('/stats/clicks', { ...range })} />
+      <section className="panel" aria-labelledby="top-h">
+        <h2 id="top-h">Top links</h2>
+        <ErrorNote error={top.error} />
+        {top.isPending && <Loading />}
+        {top.data?.urls.length === 0 && <p>No links yet. <Link href="/links/new">Create your first link</Link>.</p>}
+        {top.data && top.data.urls.length > 0 && (
+          <ol className="top-links">
+            {top.data.urls.map((link) => (
+              <li key={link.id}>
+                <Link href={`/links/${link.id}`}>{link.title || link.shorturl.replace(/^https?:\/\//, '')}</Link>
+                <span className="url muted small">{link.longurl}</span>
+                <span className="num">{formatNumber(link.clicks)} <span className="muted small">clicks</span></span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,109 @@
+import type { LinkDetailBody, LinkInput } from '../../lib/types.js';
+
+export interface Row {
+  key: string;
+  value: string;
+}
+
+/** What the link form edits; target and parameter lists as rows of two texts. */
+export interface LinkForm {
+  url: string;
+  custom: string;
+  domain: string;
+  type: string;
+  password: string;
+  removePassword: boolean;
+  expiry: string;
+  geotarget: Row[];
+  devicetarget: Row[];
+  languagetarget: Row[];
+  parameters: Row[];
+  title: string;
+  description: string;
+  metatitle: string;
+  metadescription: string;
+  metaimage: string;
+  pixels: number[];
+  channel: string;
+  campaign: string;
+}
+
+export type FieldName = keyof LinkForm;
+
+export const EMPTY_FORM: LinkForm = {
+  url: '', custom: '', domain: '', type: 'direct', password: '', removePassword: false, expiry: '',
+  geotarget: [], devicetarget: [], languagetarget: [], parameters: [],
+  title: '', description: '', metatitle: '', metadescription: '', metaimage: '', pixels: [], channel: '', campaign: '',
+};
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `YYYY-MM-DD HH:MM:SS` (UTC, the API's form) → the local `YYYY-MM-DDTHH:MM` of a datetime-local input. */
+export function expiryToInput(value: string | null): string {
+  if (!value) return '';
+  const date = new Date(`${value.replace(' ', 'T')}Z`);
+  if (Number.isNaN(date.getTime())) return '';
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** The local time a person picked → the API's UTC `YYYY-MM-DD HH:MM:SS`. */
+export function inputToExpiry(value: string): string | null {
+  if (!value) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+const toRows = (map: Record<string, string>): Row[] => Object.entries(map).map(([key, value]) => ({ key, value }));
+
+/** The form of an existing link, from what `GET /api/url/{id}` tells (the rest is not returned and stays as it is). */
+export function formOfLink(body: LinkDetailBody): LinkForm {
+  const { details } = body;
+  return {
+    ...EMPTY_FORM,
+    url: details.longurl,
+    custom: new URL(details.shorturl).pathname.slice(1),
+    title: details.title,
+    description: details.description,
+    expiry: expiryToInput(details.expiry),
+    geotarget: toRows(details.location),
+    devicetarget: toRows(details.device),
+  };
+}
+
+const rows = <K extends string>(list: Row[], key: K, value: 'link' | 'value') =>
+  list.filter((r) => r.key.trim() || r.value.trim()).map((r) => ({ [key]: r.key.trim(), [value]: r.value.trim() }) as Record<K | typeof value, string>);
+
+/**
+ * The request body. A new link sends what was filled in; an edit sends the URL and only the fields the
+ * person changed, since the API keeps every field left out (and does not return all of them).
+ */
+export function linkBody(form: LinkForm, changed: ReadonlySet<FieldName> | null): LinkInput {
+  const send = (name: FieldName) => (changed ? changed.has(name) : true);
+  const body: LinkInput = { url: form.url.trim() };
+  const text = (name: 'custom' | 'title' | 'description' | 'metatitle' | 'metadescription' | 'metaimage') => {
+    if (send(name) && (changed || form[name].trim())) body[name] = form[name].trim();
+  };
+  (['custom', 'title', 'description', 'metatitle', 'metadescription', 'metaimage'] as const).forEach(text);
+  if (send('domain') && (changed || form.domain)) body.domain = form.domain || false;
+  if (send('type') && (changed || form.type !== 'direct')) body.type = form.type;
+  if (form.removePassword) body.password = '';
+  else if (form.password) body.password = form.password;
+  if (send('expiry') && (changed || form.expiry)) body.expiry = inputToExpiry(form.expiry);
+  if (send('geotarget')) body.geotarget = rows(form.geotarget, 'location', 'link');
+  if (send('devicetarget')) body.devicetarget = rows(form.devicetarget, 'device', 'link');
+  if (send('languagetarget')) body.languagetarget = rows(form.languagetarget, 'language', 'link');
+  if (send('parameters')) body.parameters = rows(form.parameters, 'name', 'value');
+  if (send('pixels') && (changed || form.pixels.length)) body.pixels = form.pixels;
+  if (send('campaign') && (changed || form.campaign)) body.campaign = form.campaign ? Number(form.campaign) : null;
+  if (send('channel') && form.channel) body.channel = Number(form.channel);
+  return body;
+}
+
+export const UTM_FIELDS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
+
+/** Parameters with the UTM values set (replacing those names), empty UTM values left out. */
+export function withUtm(parameters: Row[], utm: Record<string, string>): Row[] {
+  const kept = parameters.filter((p) => !(p.key in utm));
+  const added = Object.entries(utm).filter(([, v]) => v.trim()).map(([key, value]) => ({ key, value: value.trim() }));
+  return [...kept, ...added];
+}

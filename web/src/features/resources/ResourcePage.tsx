@@ -1,0 +1,107 @@
+import { useMutation, useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { api, getData } from '../../lib/api.js';
+import { ConfirmButton } from '../../lib/ConfirmButton.js';
+import type { ListBody } from '../../lib/types.js';
+import { ErrorNote, Field, Loading, PageTitle, Pagination } from '../../lib/ui.js';
+
+export interface FieldSpec {
+  name: string;
+  label: string;
+  type?: 'text' | 'url' | 'checkbox' | 'select' | 'color';
+  options?: readonly string[];
+  required?: boolean;
+  hint?: string;
+}
+
+/** One resource of the API with a list, an add and a delete endpoint in the spec's style. */
+export interface ResourceSpec<T extends { id: number }> {
+  title: string;
+  noun: string;
+  /** `/campaigns` → GET /api/campaigns, POST /api/campaign/add, DELETE /api/campaign/{id}/delete. */
+  list: string;
+  item: string;
+  collection: string;
+  fields: FieldSpec[];
+  columns: { label: string; cell(item: T): ReactNode }[];
+  name(item: T): string;
+  intro?: ReactNode;
+}
+
+type Values = Record<string, string | boolean>;
+
+/** The body of `{item}/add`: texts trimmed and left out when empty, checkboxes as booleans. */
+function bodyOf(fields: FieldSpec[], values: Values): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const f of fields) {
+    const value = values[f.name];
+    if (f.type === 'checkbox') body[f.name] = Boolean(value);
+    else if (typeof value === 'string' && value.trim()) body[f.name] = value.trim();
+  }
+  return body;
+}
+
+function Input({ field, values, set }: { field: FieldSpec; values: Values; set(name: string, value: string | boolean): void }) {
+  const id = `new-${field.name}`;
+  const value = values[field.name];
+  if (field.type === 'checkbox') {
+    return <label className="check"><input id={id} type="checkbox" checked={Boolean(value)} onChange={(e) => set(field.name, e.target.checked)} /> {field.label}</label>;
+  }
+  const common = { id, value: String(value ?? ''), required: field.required, 'aria-describedby': field.hint ? `${id}-hint` : undefined };
+  return (
+    <Field id={id} label={field.label} hint={field.hint}>
+      {field.type === 'select'
+        ? <select {...common} onChange={(e) => set(field.name, e.target.value)}>{field.options!.map((o) => <option key={o} value={o}>{o}</option>)}</select>
+        : <input {...common} type={field.type ?? 'text'} onChange={(e) => set(field.name, e.target.value)} />}
+    </Field>
+  );
+}
+
+const initial = (fields: FieldSpec[]): Values => Object.fromEntries(fields.map((f) => [f.name, f.type === 'checkbox' ? false : f.type === 'select' ? f.options![0]! : f.type === 'color' ? '#0b57d0' : '']));
+
+/** A list of one resource with a form to add one and a delete button per row. */
+export function ResourcePage<T extends { id: number }>({ spec }: { spec: ResourceSpec<T> }) {
+  const client = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [values, setValues] = useState<Values>(() => initial(spec.fields));
+  const list = useQuery({ queryKey: [spec.list, page], queryFn: () => getData<ListBody<string, T>>(spec.list, { page, limit: 20 }), placeholderData: keepPreviousData });
+  const refresh = () => client.invalidateQueries({ queryKey: [spec.list] });
+  const add = useMutation({ mutationFn: () => api.post(`/${spec.item}/add`, bodyOf(spec.fields, values)), onSuccess: () => { setValues(initial(spec.fields)); return refresh(); } });
+  const remove = useMutation({ mutationFn: (id: number) => api.delete(`/${spec.item}/${id}/delete`), onSuccess: refresh });
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    add.mutate();
+  };
+  const items = (list.data?.[spec.collection] ?? []) as T[];
+  return (
+    <>
+      <PageTitle title={spec.title} />
+      {spec.intro}
+      <form className="panel" onSubmit={onSubmit} aria-labelledby="add-h">
+        <h2 id="add-h">New {spec.noun}</h2>
+        <div className="grid tight">{spec.fields.map((f) => <Input key={f.name} field={f} values={values} set={(name, value) => setValues({ ...values, [name]: value })} />)}</div>
+        <ErrorNote error={add.error} />
+        <button type="submit" disabled={add.isPending}>Add {spec.noun}</button>
+      </form>
+      <ErrorNote error={list.error ?? remove.error} />
+      {list.isPending && <Loading />}
+      {list.data && items.length === 0 && <p className="muted">None yet.</p>}
+      {items.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <thead><tr>{spec.columns.map((c) => <th key={c.label} scope="col">{c.label}</th>)}<th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+              {items.map((item) => (
+                <tr key={item.id}>
+                  {spec.columns.map((c) => <td key={c.label}>{c.cell(item)}</td>)}
+                  <td className="row-actions"><ConfirmButton label="Delete" confirm={`Delete ${spec.name(item)}`} busy={remove.isPending} onConfirm={() => remove.mutate(item.id)} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {list.data && <Pagination page={list.data.currentpage} maxpage={list.data.maxpage} onPage={setPage} />}
+    </>
+  );
+}

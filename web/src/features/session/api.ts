@@ -1,0 +1,42 @@
+import { ApiError, api, setCsrf } from '../../lib/api.js';
+
+/** The session answer of the server (`GET/POST /api/session`, `POST /api/session/setup`). */
+export interface Session {
+  email: string;
+  csrf: string;
+  expiresAt: string;
+}
+
+export interface SetupState {
+  needed: boolean;
+  registration: 'open' | 'closed';
+}
+
+export const SESSION_KEY = ['session'] as const;
+
+function keep(session: Session): Session {
+  setCsrf(session.csrf);
+  return session;
+}
+
+/** The signed-in session, or null when there is none (401). */
+export async function fetchSession(): Promise<Session | null> {
+  try {
+    return keep((await api.get<{ data: Session }>('/session')).data);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export const signIn = async (body: { email: string; password: string }) => keep((await api.post<{ data: Session }>('/session', body)).data);
+export const register = async (body: { email: string; password: string }) =>
+  keep((await api.post<{ data: Session }>('/session/register', body)).data);
+export const setUp = async (body: { token: string; email: string; password: string }) =>
+  keep((await api.post<{ data: Session }>('/session/setup', body)).data);
+export const setupState = async () => (await api.get<{ data: SetupState }>('/session/setup')).data;
+
+export async function signOut(everywhere = false): Promise<void> {
+  await api.delete(everywhere ? '/sessions' : '/session');
+  setCsrf('');
+}

@@ -1,0 +1,44 @@
+/**
+ * Answers of the API as the server's own schemas declare them: type-only imports, so nothing of the server
+ * reaches the bundle and a changed schema breaks the dashboard's type check instead of its users.
+ */
+import type { Static } from 'typebox';
+import type { AccountResponse } from '../../../src/features/account/schema.js';
+import type { LinkBody, LinkCreated, LinkDetail, LinkEntry as LinkEntrySchema, LinkUpdated } from '../../../src/features/links/schema.js';
+import type { QrAddBody, QrCreatedResponse, QrDetailResponse, QrEntrySchema } from '../../../src/features/qr/schema.js';
+import type { CampaignEntry as CampaignSchema } from '../../../src/features/campaigns/schema.js';
+import type { ChannelEntry as ChannelSchema } from '../../../src/features/channels/schema.js';
+import type { OverlayEntry as OverlaySchema, SplashEntry as SplashSchema } from '../../../src/features/custom-pages/schema.js';
+import type { DomainSchema } from '../../../src/features/domains/schema.js';
+import type { PixelSchema } from '../../../src/features/pixels/schema.js';
+import type { SeriesResponse } from '../../../src/features/stats/series-schema.js';
+
+export type Account = Static<typeof AccountResponse>['data'];
+export type LinkInput = Static<typeof LinkBody>;
+export type LinkEntry = Static<typeof LinkEntrySchema>;
+export type LinkDetailBody = Static<typeof LinkDetail>;
+export type LinkCreatedBody = Static<typeof LinkCreated>;
+export type LinkUpdatedBody = Static<typeof LinkUpdated>;
+export type QrEntry = Static<typeof QrEntrySchema>;
+export type QrDetailBody = Static<typeof QrDetailResponse>;
+export type QrInput = Static<typeof QrAddBody>;
+export type QrCreatedBody = Static<typeof QrCreatedResponse>;
+export type SeriesPoint = Static<typeof SeriesResponse>['data'][number];
+export type Domain = Static<typeof DomainSchema>;
+export type Campaign = Static<typeof CampaignSchema>;
+export type Channel = Static<typeof ChannelSchema>;
+export type Pixel = Static<typeof PixelSchema>;
+export type Splash = Static<typeof SplashSchema>;
+export type Overlay = Static<typeof OverlaySchema>;
+/** Label → count, as numbers (links) or strings (QR codes); 0 when there is nothing. */
+export type Counts = Record<string, number | string> | 0;
+
+/** The spec's list envelope (`listResponse` in src/http/envelopes.ts), with its collection under `key`. */
+export type ListData<K extends string, T> = {
+  result: number;
+  perpage: number;
+  currentpage: number;
+  nextpage: number;
+  maxpage: number;
+} & Record<K, T[]>;
+export type ListBody<K extends string, T> = { error: '0'; data: ListData<K, T> };

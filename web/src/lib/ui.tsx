@@ -1,0 +1,60 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { errorText } from './api.js';
+
+/** The page's heading and document title; focused on arrival so keyboard and screen-reader users start there. */
+export function PageTitle({ title, children }: { title: string; children?: ReactNode }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${title} · Redirectory`;
+    ref.current?.focus({ preventScroll: true });
+  }, [title]);
+  return (
+    <div className="page-head">
+      <h1 ref={ref} tabIndex={-1}>{title}</h1>
+      {children && <div className="actions">{children}</div>}
+    </div>
+  );
+}
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return <p className="muted" role="status">{label}</p>;
+}
+
+/** A failure the person can act on: the API's own message. */
+export function ErrorNote({ error }: { error: unknown }) {
+  if (!error) return null;
+  return <p className="error" role="alert">{errorText(error)}</p>;
+}
+
+export function Pagination({ page, maxpage, onPage }: { page: number; maxpage: number; onPage(page: number): void }) {
+  if (maxpage <= 1) return null;
+  return (
+    <nav className="pagination" aria-label="Pages">
+      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>Previous</button>
+      <span aria-live="polite">Page {page} of {maxpage}</span>
+      <button type="button" disabled={page >= maxpage} onClick={() => onPage(page + 1)}>Next</button>
+    </nav>
+  );
+}
+
+/** A labelled form field; `hint` is tied to the input with aria-describedby. */
+export function Field({ id, label, hint, children }: { id: string; label: string; hint?: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {hint && <small id={`${id}-hint`} className="muted">{hint}</small>}
+    </div>
+  );
+}
+
+export function formatNumber(value: number | string): string {
+  return Number(value).toLocaleString('en');
+}
+
+/** API timestamps are UTC `YYYY-MM-DD HH:MM:SS`; shown as a date in the person's locale. */
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '—';
+  const date = new Date(`${value.replace(' ', 'T')}Z`);
+  return Number.isNaN(date.getTime()) ? value : date.toLocaleDateString('en', { year: 'numeric', month: 'short', day: 'numeric' });
+}
