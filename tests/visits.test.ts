@@ -33,13 +33,42 @@ describe('GET /api/url/{id}/visits', () => {
     expect((await visitsOf(t.server, url, t.key, '?limit=2')).nextpage).toBe(2);
   });
 
+  it('pages across the packs of many batches alike for every page size, and a deleted link takes its visits along', async () => {
+    const [link, other] = [await addLink(), await addLink()];
+    let second = 0;
+    const at = () => `2026-11-19T09:00:${String(second++).padStart(2, '0')}Z`;
+    for (const size of [1, 3, 2, 4, 1]) { // a batch each: a pack each, chained newest first
+      for (let i = 0; i < size; i++) await visitAt(at(), link.path, [[A, B, C][i % 3]!]);
+      await visitAt(at(), other.path, [A]);
+      await t.server.ctx.clicks.flush();
+    }
+    const url = `/api/url/${link.id}`;
+    const all = await visitsOf(t.server, url, t.key, '?limit=50');
+    expect(all.result).toBe(11);
+    const dates = all.visits.map((v) => v.date);
+    expect(dates).toEqual([...dates].sort().reverse());
+    expect(new Set(dates).size).toBe(11);
+    for (const limit of [1, 2, 3, 4, 5]) {
+      const paged = [];
+      for (let page = 1; page <= Math.ceil(11 / limit); page++) paged.push(...(await visitsOf(t.server, url, t.key, `?limit=${limit}&page=${page}`)).visits);
+      expect(paged, `limit ${limit}`).toEqual(all.visits);
+    }
+
+    expect((await t.server.call('DELETE', `/api/url/${link.id}/delete`, { key: t.key })).status).toBe(200);
+    const left = (await storedVisits(t.server)).filter((v) => v.target_kind === 'link' && [link.id, other.id].includes(v.target_id));
+    expect(left.map((v) => v.target_id)).toEqual([other.id, other.id, other.id, other.id, other.id]);
+  });
+
   it('keeps no IP address, user agent or visitor hash', async () => {
     const link = await addLink();
     await visitAt('2026-11-21T08:00:00Z', link.path, [A, B]);
     await t.server.ctx.clicks.flush();
-    const rows = await storedVisits(t.server);
-    expect(Object.keys(rows[0]!).sort()).toEqual(['at', 'browser', 'country', 'device', 'id', 'os', 'referrer', 'rule', 'target_id', 'target_kind']);
-    const stored = JSON.stringify(rows);
+    const packs = await t.server.ctx.db.selectFrom('visit_packs').selectAll().where('target_kind', '=', 'link').where('target_id', '=', link.id).execute();
+    expect(Object.keys(packs[0]!).sort()).toEqual(['at', 'id', 'n', 'prev', 'target_id', 'target_kind', 'visits']);
+    // Each visit: its second, country, referrer, browser, OS, device kind and rule.
+    expect(JSON.parse(packs[0]!.visits)).toEqual([[0, 'United States', 'direct', expect.any(String), expect.any(String), expect.any(String), 'default'],
+      [0, 'United Kingdom', 'direct', expect.any(String), expect.any(String), expect.any(String), 'default']]);
+    const stored = JSON.stringify(packs);
     for (const secret of [A.ip, B.ip, A.ua, B.ua]) expect(stored).not.toContain(secret);
   });
 

@@ -8,7 +8,7 @@ import { upsertAccountHours } from './account-store.js';
 import { earlierHourRows, freshVisitors, referrerRows, summaryRow, targetKey, uniqueRows, type AggregatedBatch, type TargetBatch } from './derive.js';
 import * as repo from './store.js';
 import { KINDS, type VisitBatch } from './visit-columns.js';
-import { eachVisit, visitRows } from './visit-log.js';
+import { packCursor, type PackCursor } from './visit-log.js';
 
 /**
  * Writes one batch of raw visits atomically: aggregates them (bots dropped), then unique visitors, the
@@ -58,11 +58,11 @@ export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
       const fresh = targets.map((t) => freshVisitors(t, (visitor) => inserted.has(`${targetKey(t.kind, t.id)}:${visitor}`)));
       await repo.upsertStats(trx, targets.flatMap(referrerRows));
       await repo.upsertHours(trx, targets.flatMap((t, i) => earlierHourRows(t, fresh[i]!)));
-      await repo.upsertSummaries(trx, targets.map((t, i) => summaryRow(t, fresh[i]!)));
+      const packs = await repo.insertPacks(trx, targets, packCursor(visits));
+      await repo.upsertSummaries(trx, targets.map((t, i) => summaryRow(t, fresh[i]!, packs.get(targetKey(t.kind, t.id)) ?? null)));
       const accounts = new AccountHours();
       targets.forEach((t, i) => accounts.add(t, fresh[i]!));
       await upsertAccountHours(trx, accounts.rows());
-      await repo.insertVisits(trx, visitRows(visits, (kind, id) => deleted.size > 0 && deleted.has(targetKey(kind, id))));
     });
   };
   return { write, close: async () => {} };
@@ -93,17 +93,18 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBa
   const pruneDue = pruneSchedule();
   const stat = sqlite.prepare(`INSERT INTO click_stats (target_kind, target_id, dimension, label, count) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (target_kind, target_id, dimension, label) DO UPDATE SET count = count + excluded.count`);
-  const summary = sqlite.prepare(`INSERT INTO click_summaries (target_kind, target_id, clicks, uniques, labels, hour, hour_clicks, hour_uniques)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (target_kind, target_id) DO UPDATE SET clicks = clicks + excluded.clicks,
-    uniques = uniques + excluded.uniques, labels = ${repo.MERGE_LABELS_SQLITE}, ${repo.OPEN_HOUR_SET_SQL}`);
+  const summary = sqlite.prepare(`INSERT INTO click_summaries (target_kind, target_id, clicks, uniques, labels, hour, hour_clicks, hour_uniques,
+    visit_pack, visit_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (target_kind, target_id) DO UPDATE SET clicks = clicks + excluded.clicks,
+    uniques = uniques + excluded.uniques, labels = ${repo.MERGE_LABELS_SQLITE}, ${repo.OPEN_HOUR_SET_SQL}, ${repo.VISIT_PACK_SET_SQL}`);
   const unique = sqlite.prepare('INSERT OR IGNORE INTO click_uniques (target_kind, target_id, visitor_hash) VALUES (?, ?, ?)');
   const hour = sqlite.prepare(`INSERT INTO click_hours (target_kind, target_id, hour, clicks, uniques) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (target_kind, target_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques`);
   const accountHour = sqlite.prepare(`INSERT INTO account_hours (user_id, hour, clicks, uniques) VALUES (?, ?, ?, ?)
     ON CONFLICT (user_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques`);
-  const visit = sqlite.prepare('INSERT INTO visits (target_kind, target_id, at, country, referrer, browser, os, device, rule) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
-  const logVisit = (kind: TargetKind, id: number, at: number, country: string, referrer: string, browser: string, os: string, device: string, rule: string) => {
-    visit.run(kind, id, at, country, referrer, browser, os, device, rule);
+  const pack = sqlite.prepare('INSERT INTO visit_packs (target_kind, target_id, at, n, visits) VALUES (?, ?, ?, ?, ?)');
+  const logged = (target: TargetBatch, packs: PackCursor) => {
+    const p = packs(target.kind, target.id);
+    return p ? { pack: Number(pack.run(target.kind, target.id, p.at, p.n, p.visits).lastInsertRowid), n: p.n } : null;
   };
   // Visitors this writer has committed recently: most clicks are repeat visits, and a pair known to be
   // stored needs no insert. Filled only after a commit, so a rolled-back batch leaves nothing behind.
@@ -121,21 +122,17 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBa
     const before = pruneDue();
     if (before) prune.run(before);
     const accounts = new AccountHours();
-    const gone = new Set<string>();
+    const packs = packCursor(visits);
     for (const target of targets) {
-      if (deleted.get(target.kind, target.id) !== undefined) { // deleted since the visit
-        gone.add(targetKey(target.kind, target.id));
-        continue;
-      }
+      if (deleted.get(target.kind, target.id) !== undefined) continue; // deleted since the visit
       const fresh = freshOf(target);
       for (const h of earlierHourRows(target, fresh)) hour.run(h.target_kind, h.target_id, h.hour, h.clicks, h.uniques);
-      const s = summaryRow(target, fresh);
-      summary.run(s.target_kind, s.target_id, s.clicks, s.uniques, s.labels, s.hour, s.hour_clicks, s.hour_uniques);
+      const s = summaryRow(target, fresh, logged(target, packs));
+      summary.run(s.target_kind, s.target_id, s.clicks, s.uniques, s.labels, s.hour, s.hour_clicks, s.hour_uniques, s.visit_pack, s.visit_count);
       for (const r of referrerRows(target)) stat.run(r.target_kind, r.target_id, r.dimension, r.label, r.count);
       accounts.add(target, fresh);
     }
     for (const a of accounts.rows()) accountHour.run(a.user_id, a.hour, a.clicks, a.uniques);
-    if (visits) eachVisit(visits, (kind, id) => gone.size > 0 && gone.has(targetKey(kind, id)), logVisit);
   });
   return (batch) => {
     write.immediate(batch);

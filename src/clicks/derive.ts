@@ -173,8 +173,11 @@ const SUMMARIZED = new Set<string>(['country', 'browser', 'os', 'social']);
 /** A label's key in a summary's `labels` object (dimension names hold no colon). */
 export const labelKey = (dimension: string, label: string) => `${dimension}:${label}`;
 
-/** The target's increments of its click_summaries row: counters, bounded-dimension labels as JSON, and its open hour. */
-export function summaryRow(target: TargetBatch, fresh: FreshVisitors): Insertable<ClickSummariesTable> {
+/**
+ * The target's increments of its click_summaries row: counters, bounded-dimension labels as JSON, its open
+ * hour, and its visit pack of the batch (null when it has none).
+ */
+export function summaryRow(target: TargetBatch, fresh: FreshVisitors, logged: { pack: number; n: number } | null): Insertable<ClickSummariesTable> {
   const labels: Record<string, number> = {};
   const { byCode } = target.labels;
   for (const [code, count] of target.counts) {
@@ -184,6 +187,7 @@ export function summaryRow(target: TargetBatch, fresh: FreshVisitors): Insertabl
   return {
     target_kind: target.kind, target_id: target.id, clicks: target.clicks, uniques: fresh.total, labels: JSON.stringify(labels),
     hour: target.hour, hour_clicks: target.hourClicks, hour_uniques: fresh.latest,
+    visit_pack: logged?.pack ?? null, visit_count: logged?.n ?? 0,
   };
 }
 

@@ -3,7 +3,8 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { subtractFromAccount } from './account-store.js';
 import { isPostgres } from '../db/dialect.js';
-import type { ClickHoursTable, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind, VisitsTable } from '../db/types.js';
+import type { ClickHoursTable, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind, VisitPacksTable } from '../db/types.js';
+import type { PackCursor } from './visit-log.js';
 import { nowTimestamp } from '../lib/time.js';
 
 /** Where each kind of target lives. */
@@ -87,6 +88,13 @@ const OPEN_HOUR_SET = {
 };
 export const OPEN_HOUR_SET_SQL = Object.entries(OPEN_HOUR_SET).map(([column, value]) => `${column} = ${value}`).join(', ');
 
+/** A batch's pack becomes the target's newest (a trigger chains the replaced one, src/db/migrations/0007) and its visits count. */
+const VISIT_PACK_SET = {
+  visit_pack: 'coalesce(excluded.visit_pack, click_summaries.visit_pack)',
+  visit_count: 'click_summaries.visit_count + excluded.visit_count',
+};
+export const VISIT_PACK_SET_SQL = Object.entries(VISIT_PACK_SET).map(([column, value]) => `${column} = ${value}`).join(', ');
+
 /** Adds the batch's counters, labels and open hours to the targets' summaries, one row per target. */
 export async function upsertSummaries(db: Db, rows: Insertable<ClickSummariesTable>[]): Promise<void> {
   const merge = sql.raw<string>(isPostgres(db) ? MERGE_LABELS_POSTGRES : MERGE_LABELS_SQLITE);
@@ -99,6 +107,8 @@ export async function upsertSummaries(db: Db, rows: Insertable<ClickSummariesTab
         hour: sql.raw<number>(OPEN_HOUR_SET.hour),
         hour_clicks: sql.raw<number>(OPEN_HOUR_SET.hour_clicks),
         hour_uniques: sql.raw<number>(OPEN_HOUR_SET.hour_uniques),
+        visit_pack: sql.raw<number>(VISIT_PACK_SET.visit_pack),
+        visit_count: sql.raw<number>(VISIT_PACK_SET.visit_count),
       }))).execute();
   });
 }
@@ -134,11 +144,30 @@ export async function upsertHours(db: Db, rows: ClickHoursTable[]): Promise<void
   });
 }
 
-/** Appends the batch's logged visits, in multi-row inserts of a few hundred rows. */
-export async function insertVisits(db: Db, rows: Insertable<VisitsTable>[]): Promise<void> {
+/** A target's pack written in this batch: its id and its visits, for the target's summary row. */
+export interface WrittenPack { pack: number; n: number }
+
+/** Appends the batch's visit packs of the targets (in their order), in multi-row inserts; answers each target's by targetKey. */
+export async function insertPacks(db: Db, targets: Array<{ kind: TargetKind; id: number }>, packs: PackCursor): Promise<Map<string, WrittenPack>> {
+  const rows: Insertable<VisitPacksTable>[] = [];
+  for (const { kind, id } of targets) {
+    const p = packs(kind, id);
+    if (p) rows.push({ target_kind: kind, target_id: id, at: p.at, n: p.n, visits: p.visits });
+  }
+  const written = new Map<string, WrittenPack>();
   await eachChunk(rows, async (chunk) => {
-    await db.insertInto('visits').values(chunk).execute();
+    const ids = await db.insertInto('visit_packs').values(chunk).returning(['id', 'target_kind', 'target_id', 'n']).execute();
+    for (const row of ids) written.set(`${row.target_kind}:${row.target_id}`, { pack: Number(row.id), n: Number(row.n) });
   });
+  return written;
+}
+
+/** Deletes every visit pack of the targets, walking each one's chain from its summary row (which must still be there). */
+async function forgetVisits(db: Db, kind: TargetKind, ids: number[]): Promise<void> {
+  await sql`with recursive chain(id) as (
+      select visit_pack from click_summaries where target_kind = ${kind} and target_id in (${sql.join(ids)}) and visit_pack is not null
+      union all select p.prev from visit_packs p join chain c on p.id = c.id where p.prev is not null)
+    delete from visit_packs where id in (select id from chain)`.execute(db);
 }
 
 /** A target's click count (0 when none) as a correlated subquery, for lists that show or sort by it. */
@@ -167,7 +196,8 @@ export async function forgetTargets(db: Db, kind: TargetKind, ids: number[], own
     if (owner !== null) await subtractFromAccount(db, owner, kind, chunk);
     await db.insertInto('deleted_targets').values(chunk.map((target_id) => ({ target_kind: kind, target_id, deleted_at })))
       .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet({ deleted_at })).execute();
-    for (const table of ['click_stats', 'click_summaries', 'click_uniques', 'click_hours', 'click_days', 'visits'] as const) {
+    await forgetVisits(db, kind, chunk);
+    for (const table of ['click_stats', 'click_summaries', 'click_uniques', 'click_hours', 'click_days'] as const) {
       await db.deleteFrom(table).where('target_kind', '=', kind).where('target_id', 'in', chunk).execute();
     }
   }

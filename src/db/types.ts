@@ -178,6 +178,9 @@ export interface ClickSummariesTable {
   hour: Generated<number>;
   hour_clicks: Generated<number>;
   hour_uniques: Generated<number>;
+  /** The target's newest visit pack and the visits its packs hold (src/db/migrations/0007). */
+  visit_pack: number | null;
+  visit_count: Generated<number>;
 }
 
 /** Deleted links and QR codes, kept a day so clicks still queued for them are dropped. */
@@ -225,21 +228,19 @@ export interface ClickDaysTable {
   uniques: number;
 }
 
-/** One counted visit (src/db/migrations/0007): labels only, no IP address or user agent. */
-export interface VisitsTable {
+/** A target's counted visits of one click batch (src/db/migrations/0007): labels only, no IP address or user agent. */
+export interface VisitPacksTable {
   id: Generated<number>;
   target_kind: TargetKind;
   target_id: number;
-  /** Seconds since 1970. */
+  /** The target's previous pack, set by a trigger when a later pack replaces this one on the summary row. */
+  prev: number | null;
+  /** The second (since 1970) the pack's first visit was served. */
   at: number;
-  country: string;
-  referrer: string;
-  browser: string;
-  os: string;
-  /** desktop, mobile, tablet or other. */
-  device: string;
-  /** The target rule that chose the destination: default, device:…, language:…, geo:…. */
-  rule: string;
+  /** Visits in the pack. */
+  n: number;
+  /** JSON array of [second offset from `at`, country, referrer, browser, os, device, rule], in arrival order. */
+  visits: string;
 }
 
 /** A CSV import of links (src/db/migrations/0008): its progress and first failed rows, for every node to answer. */
@@ -293,7 +294,7 @@ export interface Database {
   click_days: ClickDaysTable;
   account_hours: AccountHoursTable;
   account_days: AccountDaysTable;
-  visits: VisitsTable;
+  visit_packs: VisitPacksTable;
   import_jobs: ImportJobsTable;
   sessions: SessionsTable;
 }

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { unpack, type LoggedVisit } from '../../src/clicks/visit-log.js';
 import type { TestServer } from './server.js';
 
 export type VisitEntry = { date: string; country: string; referrer: string; browser: string; os: string; device: string; rule: string };
@@ -11,7 +12,8 @@ export async function visitsOf(server: TestServer, path: string, key: string, qu
   return res.body.data as { result: number; perpage: number; currentpage: number; nextpage: number; maxpage: number; visits: VisitEntry[] };
 }
 
-/** Every row of the visit log table, as stored. */
-export async function storedVisits(server: TestServer): Promise<Array<Record<string, unknown>>> {
-  return server.ctx.db.selectFrom('visits').selectAll().orderBy('id').execute();
+/** Every visit the log stores, unpacked, newest first. */
+export async function storedVisits(server: TestServer): Promise<LoggedVisit[]> {
+  const packs = await server.ctx.db.selectFrom('visit_packs').selectAll().orderBy('id', 'desc').execute();
+  return packs.flatMap(unpack);
 }

@@ -38,18 +38,20 @@ const RESTORE_HOUR = sql`update click_summaries set hour = old.hour, hour_clicks
 const EARLIER = sql`new.hour < old.hour`;
 
 async function closeHourTrigger(db: Kysely<unknown>): Promise<void> {
-  await hourTrigger(db, 'click_summaries_close_hour', REPLACED, CLOSE_HOUR);
-  await hourTrigger(db, 'click_summaries_keep_later_hour', EARLIER, RESTORE_HOUR);
+  await summaryTrigger(db, 'click_summaries_close_hour', 'hour', REPLACED, CLOSE_HOUR);
+  await summaryTrigger(db, 'click_summaries_keep_later_hour', 'hour', EARLIER, RESTORE_HOUR);
 }
 
-async function hourTrigger(db: Kysely<unknown>, name: string, when: ReturnType<typeof sql>, body: ReturnType<typeof sql>): Promise<void> {
+/** A trigger run after an update of `column` of a click_summaries row, when `when` holds: one statement, `old`/`new` alike on both dialects. */
+export async function summaryTrigger(db: Kysely<unknown>, name: string, column: string, when: ReturnType<typeof sql>, body: ReturnType<typeof sql>): Promise<void> {
   const trigger = sql.raw(name);
+  const of = sql.raw(column);
   if (!isPostgres(db)) {
-    await sql`create trigger ${trigger} after update of hour on click_summaries when ${when} begin ${body}; end`.execute(db);
+    await sql`create trigger ${trigger} after update of ${of} on click_summaries when ${when} begin ${body}; end`.execute(db);
     return;
   }
   await sql`create function ${trigger}() returns trigger language plpgsql as $$ begin ${body}; return null; end $$`.execute(db);
-  await sql`create trigger ${trigger} after update of hour on click_summaries for each row when (${when})
+  await sql`create trigger ${trigger} after update of ${of} on click_summaries for each row when (${when})
     execute function ${trigger}()`.execute(db);
 }
 

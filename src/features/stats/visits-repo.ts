@@ -2,60 +2,68 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { TargetKind } from '../../db/types.js';
 
-/** A logged visit as read back; `at` in seconds since 1970. */
-export interface VisitRecord {
+/**
+ * A visit pack as read back: one target's visits of one click batch (src/db/migrations/0007). A target's
+ * packs are a chain from its summary row's `visit_pack` through each pack's `prev`, newest first.
+ */
+export interface PackRecord {
   id: number;
+  prev: number | null;
   target_kind: TargetKind;
   target_id: number;
   at: number;
-  country: string;
-  referrer: string;
-  browser: string;
-  os: string;
-  device: string;
-  rule: string;
+  n: number;
+  visits: string;
+  /** Visits in this pack and the newer ones of the walk. */
+  seen: number;
 }
 
-const COLUMNS = ['id', 'target_kind', 'target_id', 'at', 'country', 'referrer', 'browser', 'os', 'device', 'rule'] as const;
-
 // PostgreSQL answers bigint columns as strings.
-const record = (row: Record<(typeof COLUMNS)[number], unknown>): VisitRecord =>
-  ({ ...(row as VisitRecord), id: Number(row.id), target_id: Number(row.target_id), at: Number(row.at) });
+const record = (row: Record<keyof PackRecord, unknown>): PackRecord => ({
+  ...(row as PackRecord), id: Number(row.id), prev: row.prev === null ? null : Number(row.prev), target_id: Number(row.target_id),
+  at: Number(row.at), n: Number(row.n), seen: Number(row.seen),
+});
 
 /** How many visits of the target the log holds. */
 export async function countVisits(db: Db, kind: TargetKind, id: number): Promise<number> {
-  const row = await db.selectFrom('visits').select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('target_kind', '=', kind).where('target_id', '=', id).executeTakeFirst();
-  return Number(row?.n ?? 0);
-}
-
-/** One page of the target's visits, newest first (offset paging, as the spec's lists). */
-export async function visitPage(db: Db, kind: TargetKind, id: number, limit: number, offset: number): Promise<VisitRecord[]> {
-  const rows = await db.selectFrom('visits').select(COLUMNS).where('target_kind', '=', kind).where('target_id', '=', id)
-    .orderBy('id', 'desc').limit(limit).offset(offset).execute();
-  return rows.map(record);
-}
-
-/** The target's visits older than the visit `before` (an id), newest first: one keyset step of an export. */
-export async function visitsBefore(db: Db, kind: TargetKind, id: number, before: number, limit: number): Promise<VisitRecord[]> {
-  const rows = await db.selectFrom('visits').select(COLUMNS).where('target_kind', '=', kind).where('target_id', '=', id)
-    .where('id', '<', before).orderBy('id', 'desc').limit(limit).execute();
-  return rows.map(record);
-}
-
-/** The lowest and highest visit ids in the log (0 when empty): the span an account export walks. */
-export async function visitIdSpan(db: Db): Promise<{ first: number; last: number }> {
-  const row = await db.selectFrom('visits').select((eb) => [eb.fn.min('id').as('first'), eb.fn.max('id').as('last')]).executeTakeFirst();
-  return { first: Number(row?.first ?? 0), last: Number(row?.last ?? 0) };
+  const row = await db.selectFrom('click_summaries').select('visit_count').where('target_kind', '=', kind).where('target_id', '=', id).executeTakeFirst();
+  return Number(row?.visit_count ?? 0);
 }
 
 /**
- * The account's visits with ids in [from, to), newest first, served in seconds [fromAt, toAt): one window
- * of the log's primary key, so each step reads at most `to - from` rows whatever the account's share.
+ * The target's packs newest first, from its newest (or from the pack `from`), walking until `visits`
+ * visits or `packs` packs are read; only those whose visits come after the first `skip` are answered.
+ * One recursive query: each step is a primary-key read, so nothing scans the log.
  */
-export async function accountVisitsIn(db: Db, userId: number, from: number, to: number, fromAt: number, toAt: number): Promise<VisitRecord[]> {
-  const rows = await db.selectFrom('visits').select(COLUMNS)
-    .where('id', '>=', from).where('id', '<', to).where('at', '>=', fromAt).where('at', '<', toAt)
+export async function packChain(db: Db, kind: TargetKind, id: number,
+  walk: { from?: number; visits: number; packs: number; skip?: number }): Promise<PackRecord[]> {
+  const start = walk.from === undefined
+    ? sql`(select visit_pack from click_summaries where target_kind = ${kind} and target_id = ${id})`
+    : sql`${walk.from}`;
+  const { rows } = await sql<Record<keyof PackRecord, unknown>>`with recursive chain(id, prev, seen, depth) as (
+      select p.id, p.prev, p.n, 1 from visit_packs p where p.id = ${start} and p.target_kind = ${kind} and p.target_id = ${id}
+      union all
+      select p.id, p.prev, c.seen + p.n, c.depth + 1 from chain c join visit_packs p on p.id = c.prev
+      where c.seen < ${walk.visits} and c.depth < ${walk.packs} and p.target_kind = ${kind} and p.target_id = ${id})
+    select p.id, p.prev, p.target_kind, p.target_id, p.at, p.n, p.visits, c.seen
+    from chain c join visit_packs p on p.id = c.id where c.seen > ${walk.skip ?? 0} order by c.seen`.execute(db);
+  return rows.map(record);
+}
+
+/** The highest pack id in the log (0 when empty): where an account export starts walking down. */
+export async function newestPackId(db: Db): Promise<number> {
+  const row = await db.selectFrom('visit_packs').select((eb) => eb.fn.max('id').as('last')).executeTakeFirst();
+  return Number(row?.last ?? 0);
+}
+
+/**
+ * The account's packs with ids in [from, to) that may hold visits served in seconds [fromAt, toAt), newest
+ * first: one window of the log's primary key, so each step reads at most `to - from` packs whatever the
+ * account's share. A pack spans a click batch (about a second; a minute is allowed for).
+ */
+export async function accountPacksIn(db: Db, userId: number, from: number, to: number, fromAt: number, toAt: number): Promise<PackRecord[]> {
+  const rows = await db.selectFrom('visit_packs').select(['id', 'prev', 'target_kind', 'target_id', 'at', 'n', 'visits', sql<number>`0`.as('seen')])
+    .where('id', '>=', from).where('id', '<', to).where('at', '>=', fromAt - 60).where('at', '<', toAt)
     .where((eb) => eb.or([
       eb.and([eb('target_kind', '=', 'link'), eb('target_id', 'in', sql<number>`(select id from links where user_id = ${userId})`)]),
       eb.and([eb('target_kind', '=', 'qr'), eb('target_id', 'in', sql<number>`(select id from qr_codes where user_id = ${userId})`)]),

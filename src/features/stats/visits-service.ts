@@ -7,6 +7,7 @@ import { listData, toPage } from '../../lib/pagination.js';
 import { formatTimestamp } from '../../lib/time.js';
 import { dayRange } from './series-buckets.js';
 import { owns } from './series-repo.js';
+import { unpack, type LoggedVisit } from '../../clicks/visit-log.js';
 import * as repo from './visits-repo.js';
 
 /** A visit as the API and the exports show it: labels only, no IP address or user agent. */
@@ -22,7 +23,7 @@ export interface VisitEntry {
 
 const NAMES = { link: 'Link', qr: 'QR code' } as const;
 
-const entry = (v: repo.VisitRecord): VisitEntry => ({
+const entry = (v: LoggedVisit): VisitEntry => ({
   date: formatTimestamp(new Date(v.at * 1000)), country: v.country, referrer: v.referrer, browser: v.browser, os: v.os, device: v.device, rule: v.rule,
 });
 
@@ -34,22 +35,29 @@ async function own(ctx: AppContext, userId: number, kind: TargetKind, id: number
 export async function listVisits(ctx: AppContext, userId: number, kind: TargetKind, id: number, query: { limit?: number; page?: number }) {
   const page = toPage(query);
   await own(ctx, userId, kind, id);
-  const [total, rows] = await Promise.all([repo.countVisits(ctx.db, kind, id), repo.visitPage(ctx.db, kind, id, page.limit, page.offset)]);
-  return listData(page, total, rows.map(entry));
+  const end = page.offset + page.limit;
+  const [total, packs] = await Promise.all([repo.countVisits(ctx.db, kind, id),
+    repo.packChain(ctx.db, kind, id, { visits: end, packs: UNBOUNDED, skip: page.offset })]);
+  // The first pack answered may start before the page: its visits before `offset` are left out.
+  const first = packs[0] ? packs[0].seen - packs[0].n : 0;
+  const visits = packs.flatMap(unpack).slice(page.offset - first, end - first);
+  return listData(page, total, visits.map(entry));
 }
 
 /** The exports' columns, in order: `type` and `id` name the link or QR code. */
 export const EXPORT_COLUMNS = ['date', 'type', 'id', 'country', 'referrer', 'browser', 'os', 'device', 'rule'] as const;
 
-/** Rows read per query while exporting: the export holds one page at a time, whatever the log's size. */
-const PAGE = 1_000;
-/** Ids of the log's primary key read per step of an account export. */
-const WINDOW = 5_000;
+/** No limit on a walk's visits or packs (the largest integer of a PostgreSQL `integer`, which the walk compares with). */
+const UNBOUNDED = 2_147_483_647;
+/** Packs read per query while exporting: the export holds one page of packs at a time, whatever the log's size. */
+const PAGE = 200;
+/** Pack ids of the log's primary key read per step of an account export. */
+const WINDOW = 1_000;
 
-const csvRow = (v: repo.VisitRecord) => [formatTimestamp(new Date(v.at * 1000)), v.target_kind, v.target_id, v.country, v.referrer, v.browser, v.os, v.device, v.rule];
+const csvRow = (v: LoggedVisit) => [formatTimestamp(new Date(v.at * 1000)), v.target_kind, v.target_id, v.country, v.referrer, v.browser, v.os, v.device, v.rule];
 
 /** CSV with a header row, written as the pages arrive: the reader's pace sets how fast pages are read. */
-function csvOf(pages: AsyncGenerator<repo.VisitRecord[]>): Readable {
+function csvOf(pages: AsyncGenerator<LoggedVisit[]>): Readable {
   async function* rows() {
     for await (const page of pages) for (const visit of page) yield csvRow(visit);
   }
@@ -63,12 +71,13 @@ function csvOf(pages: AsyncGenerator<repo.VisitRecord[]>): Readable {
 export async function exportTargetVisits(ctx: AppContext, userId: number, kind: TargetKind, id: number): Promise<Readable> {
   await own(ctx, userId, kind, id);
   async function* pages() {
-    let before = Number.MAX_SAFE_INTEGER;
+    let from: number | undefined;
     for (;;) {
-      const page = await repo.visitsBefore(ctx.db, kind, id, before, PAGE);
-      if (page.length > 0) yield page;
-      if (page.length < PAGE) return;
-      before = page[page.length - 1]!.id;
+      const packs = await repo.packChain(ctx.db, kind, id, { from, visits: UNBOUNDED, packs: PAGE });
+      if (packs.length > 0) yield packs.flatMap(unpack);
+      const last = packs[packs.length - 1];
+      if (packs.length < PAGE || !last?.prev) return;
+      from = last.prev;
     }
   }
   return csvOf(pages());
@@ -80,10 +89,10 @@ export async function exportAccountVisits(ctx: AppContext, userId: number, query
   const fromAt = days ? days.from * 86_400 : 0;
   const toAt = days ? (days.to + 1) * 86_400 : Number.MAX_SAFE_INTEGER;
   async function* pages() {
-    const { first, last } = await repo.visitIdSpan(ctx.db);
-    for (let to = last + 1; to > first; to -= WINDOW) {
-      const page = await repo.accountVisitsIn(ctx.db, userId, Math.max(first, to - WINDOW), to, fromAt, toAt);
-      if (page.length > 0) yield page;
+    const inRange = (v: LoggedVisit) => v.at >= fromAt && v.at < toAt;
+    for (let to = (await repo.newestPackId(ctx.db)) + 1; to > 0; to -= WINDOW) {
+      const packs = await repo.accountPacksIn(ctx.db, userId, Math.max(0, to - WINDOW), to, fromAt, toAt);
+      if (packs.length > 0) yield packs.flatMap(unpack).filter(inRange);
     }
   }
   return csvOf(pages());
