@@ -64,11 +64,13 @@ describe('GET /api/url/{id}/visits', () => {
     await visitAt('2026-11-21T08:00:00Z', link.path, [A, B]);
     await t.server.ctx.clicks.flush();
     const packs = await t.server.ctx.db.selectFrom('visit_packs').selectAll().where('target_kind', '=', 'link').where('target_id', '=', link.id).execute();
-    expect(Object.keys(packs[0]!).sort()).toEqual(['at', 'id', 'n', 'prev', 'target_id', 'target_kind', 'visits']);
-    // Each visit: its second, country, referrer, browser, OS, device kind and rule.
-    expect(JSON.parse(packs[0]!.visits)).toEqual([[0, 'United States', 'direct', expect.any(String), expect.any(String), expect.any(String), 'default'],
-      [0, 'United Kingdom', 'direct', expect.any(String), expect.any(String), expect.any(String), 'default']]);
-    const stored = JSON.stringify(packs);
+    expect(Object.keys(packs[0]!).sort()).toEqual(['at', 'codes', 'id', 'labels', 'n', 'prev', 'target_id', 'target_kind']);
+    // The labels, and per visit a second and six label indexes: nothing else is kept.
+    const labels = JSON.parse(packs[0]!.labels) as string[];
+    expect(labels).toEqual(expect.arrayContaining(['United States', 'United Kingdom', 'direct', 'Mobile Safari', 'Chrome', 'iOS', 'Windows', 'mobile', 'desktop', 'default']));
+    expect(labels).toHaveLength(10);
+    expect(packs[0]!.codes.length).toBe(2 * 4 + 2 * 6); // 10 labels: one byte per index
+    const stored = JSON.stringify(packs.map((p) => ({ ...p, codes: Buffer.from(p.codes).toString('latin1') })));
     for (const secret of [A.ip, B.ip, A.ua, B.ua]) expect(stored).not.toContain(secret);
   });
 

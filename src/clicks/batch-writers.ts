@@ -8,7 +8,7 @@ import { upsertAccountHours } from './account-store.js';
 import { earlierHourRows, freshVisitors, referrerRows, summaryRow, targetKey, uniqueRows, type AggregatedBatch, type TargetBatch } from './derive.js';
 import * as repo from './store.js';
 import { KINDS, type VisitBatch } from './visit-columns.js';
-import { packCursor, type PackCursor } from './visit-log.js';
+import { packer, type Packer } from './visit-log.js';
 
 /**
  * Writes one batch of raw visits atomically: aggregates them (bots dropped), then unique visitors, the
@@ -58,7 +58,7 @@ export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
       const fresh = targets.map((t) => freshVisitors(t, (visitor) => inserted.has(`${targetKey(t.kind, t.id)}:${visitor}`)));
       await repo.upsertStats(trx, targets.flatMap(referrerRows));
       await repo.upsertHours(trx, targets.flatMap((t, i) => earlierHourRows(t, fresh[i]!)));
-      const packs = await repo.insertPacks(trx, targets, packCursor(visits));
+      const packs = await repo.insertPacks(trx, targets, packer(visits));
       await repo.upsertSummaries(trx, targets.map((t, i) => summaryRow(t, fresh[i]!, packs.get(targetKey(t.kind, t.id)) ?? null)));
       const accounts = new AccountHours();
       targets.forEach((t, i) => accounts.add(t, fresh[i]!));
@@ -101,10 +101,10 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBa
     ON CONFLICT (target_kind, target_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques`);
   const accountHour = sqlite.prepare(`INSERT INTO account_hours (user_id, hour, clicks, uniques) VALUES (?, ?, ?, ?)
     ON CONFLICT (user_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques`);
-  const pack = sqlite.prepare('INSERT INTO visit_packs (target_kind, target_id, at, n, visits) VALUES (?, ?, ?, ?, ?)');
-  const logged = (target: TargetBatch, packs: PackCursor) => {
-    const p = packs(target.kind, target.id);
-    return p ? { pack: Number(pack.run(target.kind, target.id, p.at, p.n, p.visits).lastInsertRowid), n: p.n } : null;
+  const insertPack = sqlite.prepare('INSERT INTO visit_packs (target_kind, target_id, at, n, labels, codes) VALUES (?, ?, ?, ?, ?, ?)');
+  const logged = (target: TargetBatch, pack: Packer) => {
+    const p = pack(target.logged);
+    return p ? { pack: Number(insertPack.run(target.kind, target.id, p.at, p.n, p.labels, p.codes).lastInsertRowid), n: p.n } : null;
   };
   // Visitors this writer has committed recently: most clicks are repeat visits, and a pair known to be
   // stored needs no insert. Filled only after a commit, so a rolled-back batch leaves nothing behind.
@@ -122,12 +122,12 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBa
     const before = pruneDue();
     if (before) prune.run(before);
     const accounts = new AccountHours();
-    const packs = packCursor(visits);
+    const pack = packer(visits);
     for (const target of targets) {
       if (deleted.get(target.kind, target.id) !== undefined) continue; // deleted since the visit
       const fresh = freshOf(target);
       for (const h of earlierHourRows(target, fresh)) hour.run(h.target_kind, h.target_id, h.hour, h.clicks, h.uniques);
-      const s = summaryRow(target, fresh, logged(target, packs));
+      const s = summaryRow(target, fresh, logged(target, pack));
       summary.run(s.target_kind, s.target_id, s.clicks, s.uniques, s.labels, s.hour, s.hour_clicks, s.hour_uniques, s.visit_pack, s.visit_count);
       for (const r of referrerRows(target)) stat.run(r.target_kind, r.target_id, r.dimension, r.label, r.count);
       accounts.add(target, fresh);

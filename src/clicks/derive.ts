@@ -28,6 +28,8 @@ export interface TargetBatch {
   earlier: Map<number, number> | null;
   /** Visitor hash → the hour of its first visit in the batch, where it counts as unique if new. */
   visitors: Map<string, number>;
+  /** Batch indexes of its counted visits, in arrival order, for the visit log (empty when the log is off). */
+  logged: number[];
 }
 
 export interface Label {
@@ -84,12 +86,12 @@ export function clickAggregator(secret: string, options: { visitLog: boolean } =
       if (agent === null) continue;
       const country = (countries[ip] ??= table.code('country', countryOf(normalizeIp(strings[ip]!))?.name ?? UNKNOWN));
       const referrer = (referrers[referer] ??= parseReferrer(table, strings[referer]!));
-      if (visits) visits.kept[visits.length++] = i;
       const pair = ip * strings.length + ua;
       let visitor = visitors.get(pair);
       if (visitor === undefined) visitors.set(pair, (visitor = hashOf(`${normalizeIp(strings[ip]!)}\n${strings[ua]}`)));
       const target = targetOf(targets, kinds[i]!, ids[i]!, owners[i]!, table);
       target.clicks += 1;
+      if (visits) target.logged.push(i);
       const hour = hours[i]!;
       if (!target.visitors.has(visitor)) target.visitors.set(visitor, hour);
       if (hour === target.hour) target.hourClicks += 1;
@@ -151,7 +153,7 @@ function parseReferrer(table: LabelTable, referer: string): ReferrerCodes {
 function targetOf(targets: Map<number, TargetBatch>, kind: number, id: number, owner: number, labels: BatchLabels): TargetBatch {
   const key = id * KINDS.length + kind;
   let target = targets.get(key);
-  if (!target) targets.set(key, (target = { kind: KINDS[kind]!, id, owner, clicks: 0, counts: new Map(), labels, hour: -1, hourClicks: 0, earlier: null, visitors: new Map() }));
+  if (!target) targets.set(key, (target = { kind: KINDS[kind]!, id, owner, clicks: 0, counts: new Map(), labels, hour: -1, hourClicks: 0, earlier: null, visitors: new Map(), logged: [] }));
   return target;
 }
 

@@ -4,7 +4,7 @@ import type { Db } from '../db/connect.js';
 import { subtractFromAccount } from './account-store.js';
 import { isPostgres } from '../db/dialect.js';
 import type { ClickHoursTable, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind, VisitPacksTable } from '../db/types.js';
-import type { PackCursor } from './visit-log.js';
+import type { Packer } from './visit-log.js';
 import { nowTimestamp } from '../lib/time.js';
 
 /** Where each kind of target lives. */
@@ -148,11 +148,11 @@ export async function upsertHours(db: Db, rows: ClickHoursTable[]): Promise<void
 export interface WrittenPack { pack: number; n: number }
 
 /** Appends the batch's visit packs of the targets (in their order), in multi-row inserts; answers each target's by targetKey. */
-export async function insertPacks(db: Db, targets: Array<{ kind: TargetKind; id: number }>, packs: PackCursor): Promise<Map<string, WrittenPack>> {
+export async function insertPacks(db: Db, targets: Array<{ kind: TargetKind; id: number; logged: number[] }>, pack: Packer): Promise<Map<string, WrittenPack>> {
   const rows: Insertable<VisitPacksTable>[] = [];
-  for (const { kind, id } of targets) {
-    const p = packs(kind, id);
-    if (p) rows.push({ target_kind: kind, target_id: id, at: p.at, n: p.n, visits: p.visits });
+  for (const { kind, id, logged } of targets) {
+    const p = pack(logged);
+    if (p) rows.push({ target_kind: kind, target_id: id, at: p.at, n: p.n, labels: p.labels, codes: p.codes });
   }
   const written = new Map<string, WrittenPack>();
   await eachChunk(rows, async (chunk) => {

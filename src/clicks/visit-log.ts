@@ -5,17 +5,14 @@ import { sql } from 'kysely';
 import type { TargetKind } from '../db/types.js';
 import type { AgentCodes, BatchLabels, ReferrerCodes } from './derive.js';
 import { scheduleHourly } from './retention.js';
-import { FIELDS, KINDS, type VisitBatch } from './visit-columns.js';
+import { FIELDS, type VisitBatch } from './visit-columns.js';
 
 /**
- * A batch's counted visits for the visit log, as indexes into the batch plus the label codes the aggregator
- * parsed once per distinct header: a logged visit costs no parsing and no object of its own.
+ * What the visit log needs of a batch to pack its targets' counted visits (TargetBatch.logged): the label
+ * codes the aggregator parsed once per distinct header, so a logged visit costs no parsing.
  */
 export interface VisitLog {
   batch: VisitBatch;
-  /** Batch indexes of the visits counted (bots left out), in arrival order; the first `length` are set. */
-  kept: Uint32Array;
-  length: number;
   labels: BatchLabels;
   /** By string index of the batch: the codes of each distinct user agent, ip (country) and referer. */
   agents: readonly AgentCodes[];
@@ -24,7 +21,7 @@ export interface VisitLog {
 }
 
 export function visitLog(batch: VisitBatch, labels: BatchLabels, agents: AgentCodes[], countries: number[], referrers: ReferrerCodes[]): VisitLog {
-  return { batch, kept: new Uint32Array(batch.kinds.length), length: 0, labels, agents, countries, referrers };
+  return { batch, labels, agents, countries, referrers };
 }
 
 /** A target's logged visits of one batch, as its visit_packs row stores them (src/db/migrations/0007). */
@@ -32,42 +29,73 @@ export interface VisitPack {
   /** The second its first visit was served. */
   at: number;
   n: number;
-  /** JSON: [second offset from `at`, country, referrer, browser, os, device, rule] per visit, in arrival order. */
-  visits: string;
+  /** JSON array of the pack's distinct labels. */
+  labels: string;
+  /**
+   * Per visit in arrival order, little-endian: first n Uint32 seconds (offsets from `at`), then n × 6 indexes
+   * into `labels` (country, referrer, browser, OS, device kind, rule), each 1, 2 or 4 bytes as the number of
+   * labels needs. A link's visits of a batch share few labels, and numbers cost no formatting.
+   */
+  codes: Buffer;
 }
 
-/** Answers a target's pack of the batch, or null when none of its visits was logged; asked in target order. */
-export type PackCursor = (kind: TargetKind, id: number) => VisitPack | null;
+/** Label indexes per visit. */
+const SLOTS = 6;
+const DEVICES = ['desktop', 'mobile', 'tablet', 'other'];
+
+/** The typed array that holds label indexes of a pack with `labels` labels. */
+const widthOf = (labels: number) => (labels <= 0x100 ? Uint8Array : labels <= 0x10000 ? Uint16Array : Uint32Array);
+
+/** Packs a target's visits (batch indexes, TargetBatch.logged); null when there are none or the log is off. */
+export type Packer = (visits: readonly number[]) => VisitPack | null;
 
 /**
- * Packs the batch's logged visits target by target. The writer asks for its targets in their order (kind
- * as KINDS lists them, then id), so one pass over the visits sorted the same way serves every target.
+ * Packs the batch's targets one after another. Labels are keyed by number (the batch's label codes, then
+ * device kinds, then the batch's strings for rules) and numbered per pack through a stamp array; the packs'
+ * bytes are views of one buffer per batch (docs/performance.md#visit-packs).
  */
-export function packCursor(log: VisitLog | null): PackCursor {
-  if (!log || log.length === 0) return () => null;
-  const { kinds, ids } = log.batch;
-  const kept = log.kept.subarray(0, log.length).sort((a, b) => kinds[a]! - kinds[b]! || ids[a]! - ids[b]! || a - b);
-  let k = 0;
-  return (kind, id) => {
-    const want = KINDS.indexOf(kind);
-    const before = (i: number) => kinds[i]! < want || (kinds[i]! === want && ids[i]! < id);
-    while (k < kept.length && before(kept[k]!)) k++;
-    const start = k;
-    while (k < kept.length && kinds[kept[k]!] === want && ids[kept[k]!] === id) k++;
-    return k === start ? null : pack(log, kept.subarray(start, k));
-  };
-}
-
-function pack(log: VisitLog, visits: Uint32Array): VisitPack {
+export function packer(log: VisitLog | null): Packer {
+  if (!log) return () => null;
   const { batch: { seconds, fields, strings }, labels: { byCode } } = log;
-  const at = seconds[visits[0]!]!;
-  const rows: unknown[] = [];
-  for (const i of visits) {
-    const agent = log.agents[fields[i * FIELDS + 1]!]!;
-    rows.push([seconds[i]! - at, byCode[log.countries[fields[i * FIELDS]!]!]!.label, byCode[log.referrers[fields[i * FIELDS + 2]!]!.host]!.label,
-      byCode[agent.browser]!.label, byCode[agent.os]!.label, agent.device, strings[fields[i * FIELDS + 3]!]!]);
-  }
-  return { at, n: visits.length, visits: JSON.stringify(rows) };
+  const deviceBase = byCode.length;
+  const ruleBase = deviceBase + DEVICES.length;
+  const stamp = new Int32Array(ruleBase + strings.length).fill(-1);
+  const local = new Uint32Array(stamp.length);
+  const labelOf = (key: number) => (key < deviceBase ? byCode[key]!.label : key < ruleBase ? DEVICES[key - deviceBase]! : strings[key - ruleBase]!);
+  // Room for every visit at 4 bytes per index; each pack starts 4-aligned where the previous one ended.
+  const buffer = new ArrayBuffer(seconds.length * 4 * (1 + SLOTS));
+  let used = 0;
+  let packs = 0;
+  return (visits) => {
+    const n = visits.length;
+    if (n === 0) return null;
+    packs += 1;
+    const labels: string[] = [];
+    const at = seconds[visits[0]!]!;
+    const offsets = new Uint32Array(buffer, used, n);
+    const indexes = new Uint32Array(buffer, used + n * 4, n * SLOTS);
+    for (let v = 0; v < n; v++) {
+      const i = visits[v]!;
+      const agent = log.agents[fields[i * FIELDS + 1]!]!;
+      offsets[v] = seconds[i]! - at;
+      const keys = [log.countries[fields[i * FIELDS]!]!, log.referrers[fields[i * FIELDS + 2]!]!.host, agent.browser, agent.os,
+        deviceBase + DEVICES.indexOf(agent.device), ruleBase + fields[i * FIELDS + 3]!];
+      for (let s = 0; s < SLOTS; s++) {
+        const key = keys[s]!;
+        if (stamp[key] !== packs) {
+          stamp[key] = packs;
+          local[key] = labels.push(labelOf(key)) - 1;
+        }
+        indexes[v * SLOTS + s] = local[key]!;
+      }
+    }
+    const Width = widthOf(labels.length);
+    if (Width !== Uint32Array) new Width(buffer, used + n * 4, n * SLOTS).set(indexes); // narrowing in place, front to back
+    const size = n * 4 + n * SLOTS * Width.BYTES_PER_ELEMENT;
+    const codes = Buffer.from(buffer, used, size);
+    used += Math.ceil(size / 4) * 4;
+    return { at, n, labels: JSON.stringify(labels), codes };
+  };
 }
 
 /** A logged visit as read back from its pack; `at` in seconds since 1970. */
@@ -83,14 +111,20 @@ export interface LoggedVisit {
   rule: string;
 }
 
-type PackedVisit = [offset: number, country: string, referrer: string, browser: string, os: string, device: string, rule: string];
-
 /** A pack's visits, newest first. */
-export function unpack(row: { target_kind: TargetKind; target_id: number | string; at: number | string; visits: string }): LoggedVisit[] {
-  const target_id = Number(row.target_id);
-  const at = Number(row.at);
-  return (JSON.parse(row.visits) as PackedVisit[]).reverse().map(([offset, country, referrer, browser, os, device, rule]) =>
-    ({ target_kind: row.target_kind, target_id, at: at + offset, country, referrer, browser, os, device, rule }));
+export function unpack(row: { target_kind: TargetKind; target_id: number | string; at: number | string; n: number | string; labels: string; codes: Uint8Array }): LoggedVisit[] {
+  const { target_kind } = row;
+  const [target_id, at, n] = [Number(row.target_id), Number(row.at), Number(row.n)];
+  const labels = JSON.parse(row.labels) as string[];
+  const bytes = new Uint8Array(row.codes); // a copy: aligned for the views whatever the driver's buffer
+  const offsets = new Uint32Array(bytes.buffer, 0, n);
+  const indexes = new (widthOf(labels.length))(bytes.buffer, n * 4, n * SLOTS);
+  const visits: LoggedVisit[] = [];
+  for (let v = n - 1; v >= 0; v--) {
+    const label = (slot: number) => labels[indexes[v * SLOTS + slot]!]!;
+    visits.push({ target_kind, target_id, at: at + offsets[v]!, country: label(0), referrer: label(1), browser: label(2), os: label(3), device: label(4), rule: label(5) });
+  }
+  return visits;
 }
 
 /** Packs deleted per step: each step is a short transaction of its own, so the click writer never waits long. */

@@ -239,8 +239,10 @@ export interface VisitPacksTable {
   at: number;
   /** Visits in the pack. */
   n: number;
-  /** JSON array of [second offset from `at`, country, referrer, browser, os, device, rule], in arrival order. */
-  visits: string;
+  /** JSON array of the pack's distinct labels. */
+  labels: string;
+  /** Per visit its second (offset from `at`) and six indexes into `labels`, as bytes (src/clicks/visit-log.ts). */
+  codes: Buffer;
 }
 
 /** A CSV import of links (src/db/migrations/0008): its progress and first failed rows, for every node to answer. */

@@ -4,7 +4,8 @@ import { summaryTrigger } from './0006-click-series.js';
 
 /**
  * The visit log, kept VISIT_LOG_DAYS days: one `visit_packs` row per target and click batch, holding that
- * batch's counted visits of the target (bots excluded, as in the totals) as a JSON array of labels. No IP
+ * batch's counted visits of the target (bots excluded, as in the totals): its distinct labels as JSON and
+ * per visit its second and label indexes as bytes (src/clicks/visit-log.ts). No IP
  * address, user agent or visitor hash is kept.
  *
  * Packs are only appended: there is no index by target, whose random inserts tripled the click writer's
@@ -23,7 +24,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('at', 'bigint', (c) => c.notNull())
     .addColumn('n', 'integer', (c) => c.notNull())
     // Last, so walking a chain reads no overflow page of a long pack.
-    .addColumn('visits', 'text', (c) => c.notNull())
+    .addColumn('labels', 'text', (c) => c.notNull())
+    .addColumn('codes', isPostgres(db) ? 'bytea' : 'blob', (c) => c.notNull())
     .execute();
   await db.schema.alterTable('click_summaries').addColumn('visit_pack', 'bigint').execute();
   await db.schema.alterTable('click_summaries').addColumn('visit_count', 'bigint', (c) => c.notNull().defaultTo(0)).execute();

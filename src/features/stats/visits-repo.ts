@@ -13,7 +13,8 @@ export interface PackRecord {
   target_id: number;
   at: number;
   n: number;
-  visits: string;
+  labels: string;
+  codes: Uint8Array;
   /** Visits in this pack and the newer ones of the walk. */
   seen: number;
 }
@@ -45,7 +46,7 @@ export async function packChain(db: Db, kind: TargetKind, id: number,
       union all
       select p.id, p.prev, c.seen + p.n, c.depth + 1 from chain c join visit_packs p on p.id = c.prev
       where c.seen < ${walk.visits} and c.depth < ${walk.packs} and p.target_kind = ${kind} and p.target_id = ${id})
-    select p.id, p.prev, p.target_kind, p.target_id, p.at, p.n, p.visits, c.seen
+    select p.id, p.prev, p.target_kind, p.target_id, p.at, p.n, p.labels, p.codes, c.seen
     from chain c join visit_packs p on p.id = c.id where c.seen > ${walk.skip ?? 0} order by c.seen`.execute(db);
   return rows.map(record);
 }
@@ -62,7 +63,7 @@ export async function newestPackId(db: Db): Promise<number> {
  * account's share. A pack spans a click batch (about a second; a minute is allowed for).
  */
 export async function accountPacksIn(db: Db, userId: number, from: number, to: number, fromAt: number, toAt: number): Promise<PackRecord[]> {
-  const rows = await db.selectFrom('visit_packs').select(['id', 'prev', 'target_kind', 'target_id', 'at', 'n', 'visits', sql<number>`0`.as('seen')])
+  const rows = await db.selectFrom('visit_packs').select(['id', 'prev', 'target_kind', 'target_id', 'at', 'n', 'labels', 'codes', sql<number>`0`.as('seen')])
     .where('id', '>=', from).where('id', '<', to).where('at', '>=', fromAt - 60).where('at', '<', toAt)
     .where((eb) => eb.or([
       eb.and([eb('target_kind', '=', 'link'), eb('target_id', 'in', sql<number>`(select id from links where user_id = ${userId})`)]),
