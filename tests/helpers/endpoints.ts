@@ -71,6 +71,7 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: '/api/qr/:id/visits', params: { id: 'qr' }, list: true },
   { method: 'GET', path: '/api/url/:id/visits/export', params: { id: 'link' }, csv: true },
   { method: 'GET', path: '/api/qr/:id/visits/export', params: { id: 'qr' }, csv: true },
+  { method: 'GET', path: '/api/visits', params: {}, list: true },
   { method: 'GET', path: '/api/visits/export', params: {}, csv: true },
   { method: 'GET', path: '/api/qr/:id/clicks/export', params: { id: 'qr' }, csv: true },
   // The dashboard's session endpoints (they answer on the default domain's host, which the fuzz test sends).

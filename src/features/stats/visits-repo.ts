@@ -72,3 +72,30 @@ export async function accountPacksIn(db: Db, userId: number, from: number, to: n
     .orderBy('id', 'desc').execute();
   return rows.map(record);
 }
+
+/** What names a link in a visit list: its alias, shown title and branded domain (null host on the default domain). */
+export interface LinkName {
+  id: number;
+  alias: string;
+  title: string;
+  host: string | null;
+  scheme: string | null;
+}
+
+/**
+ * The account's links and QR codes among `linkIds` and `qrIds`, with what names them; deleted ones and
+ * other accounts' are absent. A link's shown title is its own, else its meta title, as its detail shows.
+ */
+export async function targetNames(db: Db, userId: number, linkIds: number[], qrIds: number[]) {
+  const [links, qrs] = await Promise.all([
+    linkIds.length === 0 ? [] : db.selectFrom('links').leftJoin('domains', 'domains.id', 'links.domain_id')
+      .select(['links.id', 'links.alias', 'domains.host', 'domains.scheme',
+        sql<string>`case when links.title <> '' then links.title else links.meta_title end`.as('title')])
+      .where('links.user_id', '=', userId).where('links.id', 'in', linkIds).execute(),
+    qrIds.length === 0 ? [] : db.selectFrom('qr_codes').select(['id', 'name']).where('user_id', '=', userId).where('id', 'in', qrIds).execute(),
+  ]);
+  return {
+    links: new Map(links.map((l): [number, LinkName] => [Number(l.id), { ...l, id: Number(l.id) }])),
+    qrs: new Map(qrs.map((q) => [Number(q.id), q.name])),
+  };
+}

@@ -2,20 +2,11 @@ import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import type { TargetKind } from '../../db/types.js';
-import { errorResponses, IdParam, listResponse } from '../../http/envelopes.js';
+import { errorResponses, IdParam } from '../../http/envelopes.js';
 import { accountOf, type App } from '../../http/types.js';
 import { listEnvelope, PageQuery } from '../../lib/pagination.js';
-import { EXPORT_COLUMNS, exportAccountVisits, exportTargetVisits, listVisits } from './visits-service.js';
-
-const VisitEntry = Type.Object({
-  date: Type.String({ description: 'When it was served, `YYYY-MM-DD HH:MM:SS` (UTC)' }),
-  country: Type.String({ description: 'Country name from the visitor\'s address (the address itself is not kept); `Unknown` when none' }),
-  referrer: Type.String({ description: 'Host of the Referer header, or `direct`' }),
-  browser: Type.String(),
-  os: Type.String(),
-  device: Type.String({ description: '`desktop`, `mobile`, `tablet` or `other`' }),
-  rule: Type.String({ description: 'The target rule that chose the destination: `default`, or `device:{name}`, `language:{code}`, `geo:{location}` as set on the link' }),
-});
+import { EXPORT_COLUMNS, exportAccountVisits, exportTargetVisits, LATEST_PACKS, latestVisits, listVisits } from './visits-service.js';
+import { LatestVisitsQuery, LatestVisitsResponse, VisitList } from './visits-schema.js';
 
 const LOG =
   'Extension. The visit log: one entry per counted visit (bots are redirected but not counted, as in the totals), newest first, ' +
@@ -23,11 +14,16 @@ const LOG =
 const EXPORT =
   `CSV with a header row (${EXPORT_COLUMNS.map((c) => `\`${c}\``).join(', ')}; \`type\` is \`link\` or \`qr\`), newest first, streamed ` +
   'as it is read, as an attachment.';
+const LATEST =
+  'The latest visits of all your links and QR codes together, newest first, each naming what was visited (`type`, ' +
+  '`id`, `name`, and for links `shorturl`). The log has no index by account: it is read back from its newest entries, ' +
+  `${LATEST_PACKS.toLocaleString('en')} packs at most (a pack holds one link's or QR code's visits of one write batch, about a second, ` +
+  'of every account), so an account whose visits are older than that lists fewer or none; a link\'s or QR code\'s own list has no such bound.';
 const tags = ['stats'];
 const Csv = { description: 'The visits as CSV', content: { 'text/csv': { schema: Type.String() } } };
 
 const listSchema = (summary: string) =>
-  ({ tags, summary, description: LOG, params: IdParam, querystring: PageQuery, response: { 200: listResponse('visits', VisitEntry), ...errorResponses } });
+  ({ tags, summary, description: LOG, params: IdParam, querystring: PageQuery, response: { 200: VisitList, ...errorResponses } });
 const exportSchema = (summary: string) => ({ tags, summary, description: `${LOG} ${EXPORT}`, params: IdParam, response: { 200: Csv, ...errorResponses } });
 
 // The schema types the body as a string; the CSV goes out as a stream, which Fastify sends unserialized.
@@ -44,6 +40,11 @@ export function visitRoutes(app: App, ctx: AppContext): void {
       return reply.headers(attachment(`${kind}-${req.params.id}-visits`)).send(streamed(csv));
     });
   }
+
+  app.get('/visits', {
+    schema: { tags, summary: 'Latest visits of all your links and QR codes', description: `${LOG} ${LATEST}`, querystring: LatestVisitsQuery,
+      response: { 200: LatestVisitsResponse, ...errorResponses } },
+  }, async (req) => ({ error: 0 as const, data: { visits: await latestVisits(ctx, accountOf(req).userId, req.query) } }));
 
   app.get('/visits/export', {
     schema: {

@@ -1,25 +1,20 @@
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
+import type { Static } from 'typebox';
 import type { AppContext } from '../../context.js';
 import type { TargetKind } from '../../db/types.js';
 import { fail } from '../../lib/errors.js';
 import { listData, toPage } from '../../lib/pagination.js';
+import { shortUrl } from '../../lib/short-url.js';
 import { formatTimestamp } from '../../lib/time.js';
 import { dayRange } from './series-buckets.js';
 import { owns } from './series-repo.js';
 import { unpack, type LoggedVisit } from '../../clicks/visit-log.js';
+import { LATEST_DEFAULT, VisitEntry as VisitEntrySchema } from './visits-schema.js';
 import * as repo from './visits-repo.js';
 
 /** A visit as the API and the exports show it: labels only, no IP address or user agent. */
-export interface VisitEntry {
-  date: string;
-  country: string;
-  referrer: string;
-  browser: string;
-  os: string;
-  device: string;
-  rule: string;
-}
+export type VisitEntry = Static<typeof VisitEntrySchema>;
 
 const NAMES = { link: 'Link', qr: 'QR code' } as const;
 
@@ -90,10 +85,51 @@ export async function exportAccountVisits(ctx: AppContext, userId: number, query
   const toAt = days ? (days.to + 1) * 86_400 : Number.MAX_SAFE_INTEGER;
   async function* pages() {
     const inRange = (v: LoggedVisit) => v.at >= fromAt && v.at < toAt;
-    for (let to = (await repo.newestPackId(ctx.db)) + 1; to > 0; to -= WINDOW) {
-      const packs = await repo.accountPacksIn(ctx.db, userId, Math.max(0, to - WINDOW), to, fromAt, toAt);
-      if (packs.length > 0) yield packs.flatMap(unpack).filter(inRange);
-    }
+    for await (const packs of accountWindows(ctx, userId, fromAt, toAt)) if (packs.length > 0) yield packs.flatMap(unpack).filter(inRange);
   }
   return csvOf(pages());
 }
+
+/** The account's packs one window of WINDOW pack ids at a time, down the log from its newest pack. */
+async function* accountWindows(ctx: AppContext, userId: number, fromAt = 0, toAt = Number.MAX_SAFE_INTEGER) {
+  for (let to = (await repo.newestPackId(ctx.db)) + 1; to > 0; to -= WINDOW) {
+    yield await repo.accountPacksIn(ctx.db, userId, Math.max(0, to - WINDOW), to, fromAt, toAt);
+  }
+}
+
+/**
+ * Windows of WINDOW pack ids the account's latest visits are looked for in, newest first: the log has no index
+ * by account, so an account with no visit among the newest LATEST_WINDOWS × WINDOW packs of the whole log
+ * lists fewer visits or none, and a small account in a busy log costs a bounded read.
+ */
+export const LATEST_WINDOWS = 20;
+/** The most packs of the log one latest-visits answer reads. */
+export const LATEST_PACKS = LATEST_WINDOWS * WINDOW;
+
+/** The account's latest visits across its links and QR codes, newest first, each naming what was visited. */
+export async function latestVisits(ctx: AppContext, userId: number, query: { limit?: number }) {
+  const limit = query.limit ?? LATEST_DEFAULT;
+  const found: LoggedVisit[] = [];
+  let windows = 0;
+  for await (const packs of accountWindows(ctx, userId)) {
+    found.push(...packs.flatMap(unpack));
+    if (found.length >= limit || ++windows === LATEST_WINDOWS) break;
+  }
+  // Packs are in write order, and one batch's packs overlap in time: sorting (stable) puts each visit in its place.
+  const visits = found.sort((a, b) => b.at - a.at).slice(0, limit);
+  const ids = (kind: TargetKind) => [...new Set(visits.filter((v) => v.target_kind === kind).map((v) => v.target_id))];
+  const names = await repo.targetNames(ctx.db, userId, ids('link'), ids('qr'));
+  return visits.flatMap((v) => {
+    const target = v.target_kind === 'link' ? linkName(ctx, names.links.get(v.target_id)) : qrName(names.qrs.get(v.target_id));
+    // A target deleted since its packs were read is left out, as its visits are with it.
+    return target ? [{ ...entry(v), type: v.target_kind, id: v.target_id, ...target }] : [];
+  });
+}
+
+function linkName(ctx: AppContext, link: repo.LinkName | undefined) {
+  if (!link) return null;
+  const shorturl = shortUrl(ctx.config, link.host && link.scheme ? { host: link.host, scheme: link.scheme } : null, link.alias);
+  return { name: link.title || shorturl, shorturl };
+}
+
+const qrName = (name: string | undefined) => (name === undefined ? null : { name });

@@ -12,6 +12,7 @@ import type { OverlayEntry as OverlaySchema, SplashEntry as SplashSchema } from 
 import type { DomainSchema } from '../../../src/features/domains/schema.js';
 import type { PixelSchema } from '../../../src/features/pixels/schema.js';
 import type { SeriesResponse } from '../../../src/features/stats/series-schema.js';
+import type { LatestVisitsResponse, VisitEntry } from '../../../src/features/stats/visits-schema.js';
 
 export type Account = Static<typeof AccountResponse>['data'];
 export type LinkInput = Static<typeof LinkBody>;
@@ -24,6 +25,9 @@ export type QrDetailBody = Static<typeof QrDetailResponse>;
 export type QrInput = Static<typeof QrAddBody>;
 export type QrCreatedBody = Static<typeof QrCreatedResponse>;
 export type SeriesPoint = Static<typeof SeriesResponse>['data'][number];
+export type Visit = Static<typeof VisitEntry>;
+export type LatestVisitsBody = Static<typeof LatestVisitsResponse>;
+export type LatestVisit = LatestVisitsBody['data']['visits'][number];
 export type Domain = Static<typeof DomainSchema>;
 export type Campaign = Static<typeof CampaignSchema>;
 export type Channel = Static<typeof ChannelSchema>;

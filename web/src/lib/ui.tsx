@@ -52,9 +52,20 @@ export function formatNumber(value: number | string): string {
   return Number(value).toLocaleString('en');
 }
 
+const DAY = { year: 'numeric', month: 'short', day: 'numeric' } as const;
+
 /** API timestamps are UTC `YYYY-MM-DD HH:MM:SS`; shown as a date in the person's locale. */
 export function formatDate(value: string | null | undefined): string {
+  return formatTimestamp(value, (date) => date.toLocaleDateString('en', DAY));
+}
+
+/** A UTC `YYYY-MM-DD HH:MM:SS` timestamp as a date and time to the second in the person's time zone. */
+export function formatDateTime(value: string | null | undefined): string {
+  return formatTimestamp(value, (date) => date.toLocaleString('en', { ...DAY, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }));
+}
+
+function formatTimestamp(value: string | null | undefined, format: (date: Date) => string): string {
   if (!value) return '—';
   const date = new Date(`${value.replace(' ', 'T')}Z`);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleDateString('en', { year: 'numeric', month: 'short', day: 'numeric' });
+  return Number.isNaN(date.getTime()) ? value : format(date);
 }

@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { getData } from '../../lib/api.js';
-import type { SeriesPoint } from '../../lib/types.js';
+import type { LatestVisitsBody, SeriesPoint } from '../../lib/types.js';
 import { ErrorNote, formatNumber, Loading, PageTitle } from '../../lib/ui.js';
 import { linkKeys, listLinks } from '../links/api.js';
 import { SeriesSection } from '../stats/SeriesSection.js';
+import { VisitsTable } from '../stats/VisitsTable.js';
 
-/** The account at a glance: all clicks over time and the most clicked links. */
+/** The account at a glance: all clicks over time, the most clicked links and the latest visits. */
 export default function HomePage() {
   const top = useQuery({ queryKey: linkKeys.list({ page: 1, limit: 10, order: 'click', q: '' }), queryFn: () => listLinks({ page: 1, limit: 10, order: 'click', q: '' }) });
   return (
@@ -23,7 +24,7 @@ export default function HomePage() {
           <ol className="top-links">
             {top.data.urls.map((link) => (
               <li key={link.id}>
-                <Link href={`/links/${link.id}`}>{link.title || link.shorturl.replace(/^https?:\/\//, '')}</Link>
+                <Link href={`/links/${link.id}`}>{link.title || shown(link.shorturl)}</Link>
                 <span className="url muted small">{link.longurl}</span>
                 <span className="num">{formatNumber(link.clicks)} <span className="muted small">clicks</span></span>
               </li>
@@ -31,6 +32,28 @@ export default function HomePage() {
           </ol>
         )}
       </section>
+      <LatestVisits />
     </>
+  );
+}
+
+const shown = (url: string) => url.replace(/^https?:\/\//, '');
+
+/** The latest visits of all the account's links and QR codes, each naming and linking what was visited. */
+function LatestVisits() {
+  const latest = useQuery({ queryKey: ['visits', 'latest'], queryFn: () => getData<LatestVisitsBody>('/visits', { limit: 15 }) });
+  return (
+    <section className="panel" aria-labelledby="latest-h">
+      <h2 id="latest-h">Latest visits</h2>
+      <ErrorNote error={latest.error} />
+      {latest.isPending && <Loading />}
+      {latest.data?.visits.length === 0 && <p className="muted">No recent visits to your links and QR codes.</p>}
+      {latest.data && latest.data.visits.length > 0 && (
+        <VisitsTable visits={latest.data.visits} labelledBy="latest-h" target={{
+          label: 'Link or QR code',
+          cell: (v) => <Link href={v.type === 'link' ? `/links/${v.id}` : `/qr/${v.id}`}>{shown(v.name)}</Link>,
+        }} />
+      )}
+    </section>
   );
 }

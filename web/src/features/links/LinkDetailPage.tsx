@@ -6,9 +6,10 @@ import type { LinkDetailBody } from '../../lib/types.js';
 import { ErrorNote, formatDate, formatNumber, Loading, PageTitle } from '../../lib/ui.js';
 import { SeriesSection } from '../stats/SeriesSection.js';
 import { StatsPanels } from '../stats/StatsPanels.js';
+import { RecentVisits } from '../stats/VisitsTable.js';
 import { deleteLink, getLink, linkKeys, linkSeries } from './api.js';
 
-/** One link: what it does, its clicks over time, and where its visitors come from. */
+/** One link: what it does, its clicks over time, where its visitors come from, and its recent visits. */
 export default function LinkDetailPage({ id }: { id: number }) {
   const link = useQuery({ queryKey: linkKeys.detail(id), queryFn: () => getLink(id) });
   const client = useQueryClient();
@@ -33,6 +34,7 @@ export default function LinkDetailPage({ id }: { id: number }) {
       <Summary details={details} totals={data} />
       <SeriesSection title="Clicks over time" queryKey={linkKeys.detail(id)} load={(range) => linkSeries(id, range)} />
       <StatsPanels stats={data} />
+      <RecentVisits title="Recent visits" path={`/url/${id}`} queryKey={linkKeys.detail(id)} />
     </>
   );
 }

@@ -4,6 +4,7 @@ import { ConfirmButton } from '../../lib/ConfirmButton.js';
 import { ErrorNote, formatDate, formatNumber, Loading, PageTitle } from '../../lib/ui.js';
 import { SeriesSection } from '../stats/SeriesSection.js';
 import { StatsPanels } from '../stats/StatsPanels.js';
+import { RecentVisits } from '../stats/VisitsTable.js';
 import { deleteQr, getQr, qrImage, qrKeys, qrSeries } from './api.js';
 
 export default function QrDetailPage({ id }: { id: number }) {
@@ -39,6 +40,7 @@ export default function QrDetailPage({ id }: { id: number }) {
       </section>
       <SeriesSection title="Scans over time" queryKey={qrKeys.detail(id)} load={(range) => qrSeries(id, range)} />
       <StatsPanels stats={data} />
+      <RecentVisits title="Recent scans" path={`/qr/${id}`} queryKey={qrKeys.detail(id)} />
     </>
   );
 }
