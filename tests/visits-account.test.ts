@@ -81,7 +81,8 @@ describe('GET /api/visits', () => {
 
     // The other account's packs pile up on top (written straight to the log: a batch per pack would be slow).
     const pack = { target_kind: 'link' as const, target_id: theirs.id, at: Date.parse('2026-11-22T09:00:00Z') / 1000, n: 1,
-      visits: JSON.stringify([[0, 'Germany', 'direct', 'Chrome', 'Windows', 'desktop', 'default']]) };
+      // One visit: second 0, then labels 0–5 at a byte each (src/clicks/visit-log.ts).
+      labels: JSON.stringify(['Germany', 'direct', 'Chrome', 'Windows', 'desktop', 'default']), codes: Buffer.from([0, 0, 0, 0, 0, 1, 2, 3, 4, 5]) };
     for (let i = 0; i < LATEST_PACKS; i += 1000) await t.server.ctx.db.insertInto('visit_packs').values(Array(1000).fill(pack)).execute();
 
     expect(await latest(t.key)).toEqual([]);
