@@ -86,7 +86,7 @@ export const nastySegment = fc.oneof(
   nastyString.map(encode),
 );
 
-export const LIST_KEYS = ['limit', 'page', 'order', 'q', '__proto__', 'constructor', 'toString'];
+export const LIST_KEYS = ['limit', 'page', 'order', 'q', 'campaign', 'channel', 'domain', '__proto__', 'constructor', 'toString'];
 
 /** A query string: list parameters with hostile values, repeated keys, brackets and broken escapes. */
 export const nastyQuery = fc.oneof(

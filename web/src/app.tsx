@@ -16,6 +16,7 @@ const QrListPage = lazy(() => import('./features/qr/QrListPage.js'));
 const QrFormPage = lazy(() => import('./features/qr/QrFormPage.js'));
 const QrDetailPage = lazy(() => import('./features/qr/QrDetailPage.js'));
 const AccountPage = lazy(() => import('./features/account/AccountPage.js'));
+const TransferPage = lazy(() => import('./features/transfer/TransferPage.js'));
 const resource = (name: 'CampaignsPage' | 'ChannelsPage' | 'DomainsPage' | 'PixelsPage') =>
   lazy(() => import('./features/resources/pages.js').then((m) => ({ default: m[name] })));
 const CampaignsPage = resource('CampaignsPage');
@@ -61,6 +62,7 @@ export function App() {
           <Route path="/channels"><ChannelsPage /></Route>
           <Route path="/domains"><DomainsPage /></Route>
           <Route path="/pixels"><PixelsPage /></Route>
+          <Route path="/transfer"><TransferPage /></Route>
           <Route path="/account"><AccountPage /></Route>
           <Route><NotFound /></Route>
         </Switch>

@@ -95,6 +95,17 @@ export async function deleteDomain(ctx: AppContext, userId: number, id: number):
 }
 
 /**
+ * The caller's branded domain at an address in any spelling ("https://go.example.com" or "go.example.com"):
+ * null for the service's own host (the default domain), undefined when no domain of the caller's is there.
+ */
+export async function ownDomainAt(ctx: AppContext, userId: number, value: string): Promise<DomainRow | null | undefined> {
+  const host = normalizeHost(value.trim().replace(/^https?:\/\//i, '').replace(/\/$/, ''));
+  if (host && host === ctx.config.DEFAULT_HOST) return null;
+  const row = host ? await repo.findDomainByHost(ctx.db, host) : undefined;
+  return row?.user_id === userId ? row : undefined;
+}
+
+/**
  * The caller's branded domain named by a link request ("https://go.example.com" or "go.example.com");
  * null for the default domain (absent, false, "" or the service's own host).
  */
@@ -104,10 +115,7 @@ export async function resolveLinkDomain(
   value: string | boolean | null | undefined,
 ): Promise<DomainRow | null> {
   if (value === undefined || value === null || value === false || (typeof value === 'string' && value.trim() === '')) return null;
-  const text = typeof value === 'string' ? value.trim().replace(/^https?:\/\//i, '').replace(/\/$/, '') : '';
-  const host = normalizeHost(text);
-  if (host && host === ctx.config.DEFAULT_HOST) return null;
-  const row = host ? await repo.findDomainByHost(ctx.db, host) : undefined;
-  if (!row || row.user_id !== userId) throw fail('invalid_field', `Unknown domain "${String(value)}": use one of your branded domains from GET /api/domains, or leave it out for the default domain.`);
+  const row = typeof value === 'string' ? await ownDomainAt(ctx, userId, value) : undefined;
+  if (row === undefined) throw fail('invalid_field', `Unknown domain "${String(value)}": use one of your branded domains from GET /api/domains, or leave it out for the default domain.`);
   return row;
 }

@@ -5,31 +5,11 @@ import { csvResponse, errorResponses, IdParam } from '../../http/envelopes.js';
 import { accountOf, type App } from '../../http/types.js';
 import { EXPORT_COLUMNS } from './csv-format.js';
 import { exportLinks } from './export.js';
-import { FORMATS } from './import-formats.js';
 import { getImport, startImport } from './import-jobs.js';
-import { IMPORT_CHUNK, MAX_REPORTED_ERRORS } from './import-service.js';
+import { ImportJob } from './import-schema.js';
+import { IMPORT_CHUNK } from './import-service.js';
 
 const tags = ['links'];
-
-const ImportJob = Type.Object({
-  error: Type.Literal(0),
-  data: Type.Object({
-    id: Type.Integer(),
-    status: Type.String({ description: '`running`, `finished` or `failed` (`message` says why; rows counted as done were imported)' }),
-    format: Type.String({ description: `The format the header row names: ${FORMATS.map((f) => f.name).join(', ')}` }),
-    total: Type.Union([Type.Integer(), Type.Null()], { description: 'Data rows in the file; null until they are counted' }),
-    done: Type.Integer({ description: 'Rows imported as links so far' }),
-    failed: Type.Integer({ description: 'Rows refused so far' }),
-    errors: Type.Array(Type.Object({
-      row: Type.Integer({ description: 'Row number as a spreadsheet shows it: the header is row 1' }),
-      code: Type.String({ description: 'The error code url/add would answer' }),
-      message: Type.String(),
-    }), { description: `The first ${MAX_REPORTED_ERRORS} failed rows, in row order` }),
-    message: Type.String({ description: 'Why a failed job stopped; "" otherwise' }),
-    created: Type.String(),
-    finished: Type.Union([Type.String(), Type.Null()]),
-  }),
-});
 
 const IMPORT_RULES =
   `Extension. Send the CSV file itself as the body with \`Content-Type: text/csv\` (at most ${CSV_BODY_LIMIT_TEXT}; also accepted: ` +

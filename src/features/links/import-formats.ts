@@ -1,5 +1,6 @@
 import { fail } from '../../lib/errors.js';
 import { isYes, ownRow, timestampOf, type CsvRecord, type ImportRow } from './csv-format.js';
+import type { FormatName } from './import-schema.js';
 
 /**
  * The CSV files an import reads, told apart by their header row (names compared after normaliseHeader).
@@ -15,7 +16,7 @@ import { isYes, ownRow, timestampOf, type CsvRecord, type ImportRow } from './cs
  *   id, address, link, target, description, password (a boolean), expire_in, created_at, visit_count.
  */
 export interface ImportFormat {
-  name: 'redirectory' | 'shlink' | 'bitly' | 'yourls' | 'kutt';
+  name: FormatName;
   /** Normalised column names that must all be in the header. */
   requires: string[];
   toRow(record: CsvRecord, defaultDomain?: string): ImportRow;

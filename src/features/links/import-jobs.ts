@@ -4,7 +4,8 @@ import { AppError, fail } from '../../lib/errors.js';
 import { formatTimestamp, nowTimestamp } from '../../lib/time.js';
 import { resolveLinkDomain } from '../domains/service.js';
 import * as repo from './import-repo.js';
-import { importCsv, MAX_REPORTED_ERRORS, readFormat, type RowError } from './import-service.js';
+import { MAX_REPORTED_ERRORS } from './import-schema.js';
+import { importCsv, readFormat, type RowError } from './import-service.js';
 
 /**
  * Import jobs: the file is imported in the background by the process that received it, and its progress

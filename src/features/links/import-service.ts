@@ -8,12 +8,11 @@ import { AppError, fail } from '../../lib/errors.js';
 import { insertLinks, RefCache, type BulkItem } from './bulk-insert.js';
 import { normaliseHeader, type ImportRow } from './csv-format.js';
 import { detectFormat, type ImportFormat } from './import-formats.js';
+import { MAX_REPORTED_ERRORS } from './import-schema.js';
 import { LinkBody, type LinkInput } from './schema.js';
 
 /** Rows created per transaction; the import yields to other work (redirects) between chunks. */
 export const IMPORT_CHUNK = 1000;
-/** Failed rows reported in full; the rest are only counted. */
-export const MAX_REPORTED_ERRORS = 1000;
 /** The body is fed to the parser in slices, so no single step parses more than this. */
 const SLICE = 64 * 1024;
 const COUNT_YIELD = 5000;

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database, LinkRow, LinkUpdate, NewLink } from '../../db/types.js';
 import type { Page } from '../../lib/pagination.js';
@@ -19,27 +19,47 @@ export function findLink(db: Db, userId: number, id: number): Promise<LinkWithDo
   return withDomain(db).where('links.id', '=', id).where('links.user_id', '=', userId).executeTakeFirst();
 }
 
+/** What a list of an account's links is narrowed to; the ids are the account's own (checked by the service). */
+export interface LinkFilter {
+  q?: string;
+  campaignId?: number;
+  channelId?: number;
+  /** 0: the default domain. */
+  domainId?: number;
+}
+
 /** Case-insensitive search in alias, long URL, title and meta title; LIKE wildcards in the term are literal. */
-function matches(q: string | undefined) {
+function search(eb: ExpressionBuilder<Database, 'links'>, q: string | undefined): Expression<SqlBool> {
   const term = q?.trim().toLowerCase();
+  if (!term) return eb.lit(true);
+  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const like = (column: 'links.alias' | 'links.long_url' | 'links.title' | 'links.meta_title') =>
+    sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+  return eb.or([like('links.alias'), like('links.long_url'), like('links.title'), like('links.meta_title')]);
+}
+
+function matches(filter: LinkFilter) {
   return (eb: ExpressionBuilder<Database, 'links'>) => {
-    if (!term) return eb.lit(true);
-    const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const like = (column: 'links.alias' | 'links.long_url' | 'links.title' | 'links.meta_title') =>
-      sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
-    return eb.or([like('links.alias'), like('links.long_url'), like('links.title'), like('links.meta_title')]);
+    const conditions: Expression<SqlBool>[] = [search(eb, filter.q)];
+    if (filter.campaignId !== undefined) conditions.push(eb('links.campaign_id', '=', filter.campaignId));
+    if (filter.domainId !== undefined) conditions.push(eb('links.domain_id', '=', filter.domainId));
+    if (filter.channelId !== undefined) {
+      conditions.push(eb('links.id', 'in', eb.selectFrom('channel_items').select('channel_items.item_id')
+        .where('channel_items.channel_id', '=', filter.channelId).where('channel_items.item_type', '=', 'links')));
+    }
+    return eb.and(conditions);
   };
 }
 
-export function listLinks(db: Db, userId: number, page: Page, order: LinkOrder, q?: string): Promise<LinkWithDomain[]> {
-  let query = withDomain(db).where('links.user_id', '=', userId).where(matches(q));
+export function listLinks(db: Db, userId: number, page: Page, order: LinkOrder, filter: LinkFilter = {}): Promise<LinkWithDomain[]> {
+  let query = withDomain(db).where('links.user_id', '=', userId).where(matches(filter));
   if (order === 'click') query = query.orderBy('clicks', 'desc');
   return query.orderBy('links.id', 'desc').limit(page.limit).offset(page.offset).execute();
 }
 
-export async function countLinks(db: Db, userId: number, q?: string): Promise<number> {
+export async function countLinks(db: Db, userId: number, filter: LinkFilter = {}): Promise<number> {
   const row = await db.selectFrom('links').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('links.user_id', '=', userId).where(matches(q)).executeTakeFirstOrThrow();
+    .where('links.user_id', '=', userId).where(matches(filter)).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

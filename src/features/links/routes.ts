@@ -20,7 +20,10 @@ export function linkRoutes(app: App, ctx: AppContext): void {
     schema: {
       tags,
       summary: 'Short links of the account',
-      description: '`order=click` sorts by clicks (most first), anything else by date (newest first); `q` searches alias, long URL, title and meta title. `title`/`description` are the ones set through the extension fields, else `metatitle`/`metadescription`.',
+      description: '`order=click` sorts by clicks (most first), anything else by date (newest first); `q` searches alias, long URL, title and meta title. `title`/`description` are the ones set through the extension fields, else `metatitle`/`metadescription`. ' +
+        'Extensions: `campaign` (a campaign id), `channel` (a channel id) and `domain` (a branded domain\'s address, or the service\'s own host for the default domain) ' +
+        'keep only the matching links; they combine with each other, with `q`, the order and the pages, and `result` counts the matching links. ' +
+        'A campaign, channel or domain that is not yours answers 404 `not_found`, as GET /api/stats/clicks does for its campaign and channel.',
       querystring: LinkListQuery,
       response: { 200: LinkList, ...errorResponses },
     },

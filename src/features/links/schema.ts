@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { listResponse } from '../../http/envelopes.js';
+import { Id, listResponse } from '../../http/envelopes.js';
 import { PageQuery } from '../../lib/pagination.js';
 
 export const MAX_TARGETS = 50;
@@ -38,6 +38,12 @@ export const LinkListQuery = Type.Object({
   ...PageQuery.properties,
   order: Type.Optional(Type.String({ description: '`date` (newest first, default) or `click` (most clicked first); anything else means date' })),
   q: Type.Optional(Type.String({ description: 'Search in alias, long URL, title and meta title (case-insensitive)' })),
+  campaign: Type.Optional(Id('Extension: only the links of this campaign of yours (404 when it is not yours)')),
+  channel: Type.Optional(Id('Extension: only the links in this channel of yours (404 when it is not yours)')),
+  domain: Type.Optional(Type.String({
+    description: 'Extension: only the links on this branded domain of yours, named as a link\'s `domain` field names it ' +
+      '(`https://go.example.com` or `go.example.com`, any spelling; 404 when it is not yours); the service\'s own host means the default domain; "" = any',
+  })),
 });
 
 export const LinkDetailQuery = Type.Object({

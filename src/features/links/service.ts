@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connect.js';
 import { isUniqueViolation } from '../../db/dialect.js';
@@ -8,6 +9,7 @@ import { isReserved } from '../../lib/reserved.js';
 import { randomAlias } from '../../lib/secrets.js';
 import { shortUrl } from '../../lib/short-url.js';
 import { nowTimestamp } from '../../lib/time.js';
+import { ownDomainAt } from '../domains/service.js';
 import { setLinkPixels } from '../pixels/service.js';
 import { readStats } from '../stats/service.js';
 import { rangeTotals } from '../stats/series-service.js';
@@ -15,22 +17,37 @@ import { invalidateAddress, invalidateCampaigns, invalidateLinksAround } from '.
 import { checkAlias, linkColumns, passwordColumn } from './input.js';
 import { resolveRefs, type LinkRefs } from './refs.js';
 import * as repo from './repo.js';
-import type { LinkInput } from './schema.js';
+import type { LinkInput, LinkListQuery } from './schema.js';
 import { domainOf, SOCIAL_KEYS, toDetail, toEntry } from './view.js';
 
 const RANDOM_ATTEMPTS = 8;
 
-export async function listLinks(
-  ctx: AppContext,
-  userId: number,
-  query: { limit?: number; page?: number; order?: string; q?: string },
-): Promise<ListData<ReturnType<typeof toEntry>>> {
+type ListQuery = Static<typeof LinkListQuery>;
+
+/** A filter naming what is not the caller's answers 404, as the account's click series does for its campaign and channel. */
+async function listFilter(ctx: AppContext, userId: number, query: ListQuery): Promise<repo.LinkFilter> {
+  const filter: repo.LinkFilter = { q: query.q };
+  if (query.campaign !== undefined) {
+    if (!(await repo.ownsRow(ctx.db, 'campaigns', userId, query.campaign))) throw fail('not_found', 'Campaign');
+    filter.campaignId = query.campaign;
+  }
+  if (query.channel !== undefined) {
+    if (!(await repo.ownsRow(ctx.db, 'channels', userId, query.channel))) throw fail('not_found', 'Channel');
+    filter.channelId = query.channel;
+  }
+  if (query.domain?.trim()) {
+    const domain = await ownDomainAt(ctx, userId, query.domain);
+    if (domain === undefined) throw fail('not_found', 'Domain');
+    filter.domainId = domain?.id ?? 0;
+  }
+  return filter;
+}
+
+export async function listLinks(ctx: AppContext, userId: number, query: ListQuery): Promise<ListData<ReturnType<typeof toEntry>>> {
   const page = toPage(query);
   const order = query.order?.trim().toLowerCase() === 'click' ? 'click' : 'date';
-  const [total, rows] = await Promise.all([
-    repo.countLinks(ctx.db, userId, query.q),
-    repo.listLinks(ctx.db, userId, page, order, query.q),
-  ]);
+  const filter = await listFilter(ctx, userId, query);
+  const [total, rows] = await Promise.all([repo.countLinks(ctx.db, userId, filter), repo.listLinks(ctx.db, userId, page, order, filter)]);
   return listData(page, total, rows.map((row) => toEntry(ctx.config, row)));
 }
 

@@ -12,6 +12,7 @@ const NAV = [
   { href: '/channels', label: 'Channels' },
   { href: '/domains', label: 'Domains' },
   { href: '/pixels', label: 'Pixels' },
+  { href: '/transfer', label: 'Import/Export' },
   { href: '/account', label: 'Account' },
 ];
 

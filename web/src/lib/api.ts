@@ -32,13 +32,19 @@ export function withQuery(path: string, query: Query = {}): string {
   return text ? `${path}?${text}` : path;
 }
 
-async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+/** A body sent as it is (a file) with its own type, instead of as JSON. */
+export interface RawBody {
+  type: string;
+  content: Blob | string;
+}
+
+async function request<T>(method: Method, path: string, body?: unknown, raw?: RawBody): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (body !== undefined || raw) headers['content-type'] = raw?.type ?? 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let res: Response;
   try {
-    res = await fetch(`/api${path}`, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(`/api${path}`, { method, headers, credentials: 'same-origin', body: raw ? raw.content : body === undefined ? undefined : JSON.stringify(body) });
   } catch {
     throw new ApiError(0, 'The server could not be reached. Check your connection and try again.');
   }
@@ -54,6 +60,7 @@ async function request<T>(method: Method, path: string, body?: unknown): Promise
 export const api = {
   get: <T>(path: string, query?: Query) => request<T>('GET', withQuery(path, query)),
   post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, body),
+  upload: <T>(path: string, raw: RawBody) => request<T>('POST', path, undefined, raw),
   put: <T>(path: string, body: unknown) => request<T>('PUT', path, body),
   delete: <T>(path: string) => request<T>('DELETE', path),
 };

@@ -5,6 +5,7 @@
 import type { Static } from 'typebox';
 import type { AccountResponse } from '../../../src/features/account/schema.js';
 import type { LinkBody, LinkCreated, LinkDetail, LinkEntry as LinkEntrySchema, LinkUpdated } from '../../../src/features/links/schema.js';
+import type { ImportJob as ImportJobSchema } from '../../../src/features/links/import-schema.js';
 import type { QrAddBody, QrCreatedResponse, QrDetailResponse, QrEntrySchema } from '../../../src/features/qr/schema.js';
 import type { CampaignEntry as CampaignSchema } from '../../../src/features/campaigns/schema.js';
 import type { ChannelEntry as ChannelSchema } from '../../../src/features/channels/schema.js';
@@ -20,6 +21,7 @@ export type LinkEntry = Static<typeof LinkEntrySchema>;
 export type LinkDetailBody = Static<typeof LinkDetail>;
 export type LinkCreatedBody = Static<typeof LinkCreated>;
 export type LinkUpdatedBody = Static<typeof LinkUpdated>;
+export type ImportJob = Static<typeof ImportJobSchema>['data'];
 export type QrEntry = Static<typeof QrEntrySchema>;
 export type QrDetailBody = Static<typeof QrDetailResponse>;
 export type QrInput = Static<typeof QrAddBody>;

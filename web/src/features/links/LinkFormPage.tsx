@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ErrorNote, Field, Loading, PageTitle } from '../../lib/ui.js';
-import { addLink, getLink, linkChoices, linkKeys, updateLink, type LinkChoices } from './api.js';
+import { addLink, CHOICES_KEY, getLink, linkChoices, linkKeys, updateLink, type LinkChoices } from './api.js';
 import { EMPTY_FORM, formOfLink, linkBody, type FieldName, type LinkForm } from './form.js';
 import { RowsEditor, UtmBuilder } from './RowsEditor.js';
 import { SocialPreview } from './SocialPreview.js';
@@ -13,7 +13,7 @@ const LANGUAGES = ['en', 'de', 'fr', 'es', 'pt', 'pt-br', 'it', 'nl', 'ja', 'zh'
 /** Create (no id) or edit a link with every option of `url/add` and `url/{id}/update`. */
 export default function LinkFormPage({ id }: { id?: number }) {
   const existing = useQuery({ queryKey: linkKeys.detail(id ?? 0), queryFn: () => getLink(id!), enabled: id !== undefined });
-  const choices = useQuery({ queryKey: ['link-choices'], queryFn: linkChoices });
+  const choices = useQuery({ queryKey: CHOICES_KEY, queryFn: linkChoices });
   const title = id ? 'Edit link' : 'New link';
   if (id !== undefined && !existing.data) {
     return <><PageTitle title={title} /><ErrorNote error={existing.error} />{existing.isPending && <Loading />}</>;

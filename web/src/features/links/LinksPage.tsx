@@ -1,21 +1,39 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
-import { ConfirmButton } from '../../lib/ConfirmButton.js';
-import { CopyButton } from '../../lib/CopyButton.js';
-import type { LinkEntry } from '../../lib/types.js';
-import { ErrorNote, formatDate, formatNumber, Loading, PageTitle, Pagination } from '../../lib/ui.js';
-import { deleteLink, linkKeys, listLinks, type LinkQuery } from './api.js';
+import { ErrorNote, formatNumber, Loading, PageTitle, Pagination } from '../../lib/ui.js';
+import { CHOICES_KEY, linkChoices, linkKeys, listLinks } from './api.js';
+import { BulkActions } from './BulkActions.js';
+import { LinkFilters } from './LinkFilters.js';
+import { LinksTable } from './LinksTable.js';
+import { FILTERS, useLinkQuery } from './useLinkQuery.js';
 
-/** The links table: search as you type (after a pause), sort by date or clicks, pages of 20. */
+/**
+ * The links table: search as you type (after a pause), sort by date or clicks, filter by campaign, channel and
+ * domain, pages of 20, all kept in the address; rows can be selected for the bulk actions.
+ */
 export default function LinksPage() {
-  const [text, setText] = useState('');
-  const [query, setQuery] = useState<LinkQuery>({ page: 1, limit: 20, order: 'date', q: '' });
+  const [query, update] = useLinkQuery();
+  const [text, setText] = useState(query.q);
+  // Only typing starts a search: the text the address brought is the query already, so arriving keeps its page.
   useEffect(() => {
-    const timer = setTimeout(() => setQuery((q) => (q.q === text.trim() ? q : { ...q, q: text.trim(), page: 1 })), 300);
+    if (text.trim() === query.q) return undefined;
+    const timer = setTimeout(() => update({ q: text.trim() }), 300);
     return () => clearTimeout(timer);
   }, [text]);
   const list = useQuery({ queryKey: linkKeys.list(query), queryFn: () => listLinks(query), placeholderData: keepPreviousData });
+  const choices = useQuery({ queryKey: CHOICES_KEY, queryFn: linkChoices });
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const shown = list.data?.urls ?? [];
+  // A selection is of the rows on screen: another page, search or filter starts afresh.
+  const listed = shown.map((link) => link.id).join();
+  useEffect(() => setSelected(new Set()), [listed]);
+  const select = (ids: number[], on: boolean) => {
+    const next = new Set(selected);
+    for (const id of ids) if (on) next.add(id); else next.delete(id);
+    setSelected(next);
+  };
+  const filtered = FILTERS.some((name) => query[name]);
   return (
     <>
       <PageTitle title="Links"><Link href="/links/new" className="button">New link</Link></PageTitle>
@@ -26,56 +44,26 @@ export default function LinksPage() {
         </div>
         <div className="field">
           <label htmlFor="order">Sort by</label>
-          <select id="order" value={query.order} onChange={(e) => setQuery({ ...query, order: e.target.value as LinkQuery['order'], page: 1 })}>
+          <select id="order" value={query.order} onChange={(e) => update({ order: e.target.value === 'click' ? 'click' : 'date' })}>
             <option value="date">Newest first</option>
             <option value="click">Most clicked first</option>
           </select>
         </div>
+        <LinkFilters query={query} choices={choices.data} onChange={update} />
+        {filtered && <button type="button" className="secondary clear" onClick={() => update({ campaign: '', channel: '', domain: '' })}>Clear filters</button>}
       </form>
-      <ErrorNote error={list.error} />
+      <ErrorNote error={list.error ?? choices.error} />
       {list.isPending && <Loading />}
       {list.data && (
         <>
-          <p className="muted" aria-live="polite">{formatNumber(list.data.result)} {list.data.result === 1 ? 'link' : 'links'}{query.q && ` matching “${query.q}”`}</p>
-          {list.data.urls.length > 0 && <LinksTable links={list.data.urls} />}
-          <Pagination page={list.data.currentpage} maxpage={list.data.maxpage} onPage={(page) => setQuery({ ...query, page })} />
+          <p className="muted" aria-live="polite">
+            {formatNumber(list.data.result)} {list.data.result === 1 ? 'link' : 'links'}{query.q && ` matching “${query.q}”`}{filtered && ' (filtered)'}
+          </p>
+          <BulkActions selected={shown.filter((link) => selected.has(link.id))} choices={choices.data} onDone={() => setSelected(new Set())} />
+          {shown.length > 0 && <LinksTable links={shown} selected={selected} onSelect={select} />}
+          <Pagination page={list.data.currentpage} maxpage={list.data.maxpage} onPage={(page) => update({ page })} />
         </>
       )}
-    </>
-  );
-}
-
-function LinksTable({ links }: { links: LinkEntry[] }) {
-  const client = useQueryClient();
-  const remove = useMutation({ mutationFn: deleteLink, onSuccess: () => client.invalidateQueries({ queryKey: linkKeys.all }) });
-  return (
-    <>
-      <ErrorNote error={remove.error} />
-      <div className="table-wrap">
-        <table className="links">
-          <thead>
-            <tr><th scope="col">Short link</th><th scope="col">Destination</th><th scope="col" className="num">Clicks</th><th scope="col">Created</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
-          </thead>
-          <tbody>
-            {links.map((link) => (
-              <tr key={link.id}>
-                <td>
-                  <Link href={`/links/${link.id}`} className="strong">{link.shorturl.replace(/^https?:\/\//, '')}</Link>{' '}
-                  <CopyButton text={link.shorturl} />
-                  {link.title && <div className="muted small">{link.title}</div>}
-                </td>
-                <td className="url" title={link.longurl}>{link.longurl}</td>
-                <td className="num">{formatNumber(link.clicks)}</td>
-                <td>{formatDate(link.date)}</td>
-                <td className="row-actions">
-                  <Link href={`/links/${link.id}/edit`} className="button small secondary" aria-label={`Edit ${link.alias}`}>Edit</Link>
-                  <ConfirmButton label="Delete" confirm={`Delete ${link.alias}`} busy={remove.isPending} onConfirm={() => remove.mutate(link.id)} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
     </>
   );
 }

@@ -10,6 +10,10 @@ export interface LinkQuery {
   limit: number;
   order: 'date' | 'click';
   q: string;
+  /** Filters of GET /api/urls: a campaign id, a channel id, a branded domain's address; "" or absent for any. */
+  campaign?: string;
+  channel?: string;
+  domain?: string;
 }
 
 export const linkKeys = {
@@ -25,8 +29,11 @@ export const linkSeries = (id: number, range: Range) => getData<{ data: SeriesPo
 export const addLink = (body: LinkInput) => api.post<LinkCreatedBody>('/url/add', body);
 export const updateLink = (id: number, body: LinkInput) => api.put<LinkUpdatedBody>(`/url/${id}/update`, body);
 export const deleteLink = (id: number) => api.delete(`/url/${id}/delete`);
+export const assignToCampaign = (campaignId: number, linkId: number) => api.post(`/campaign/${campaignId}/assign/${linkId}`);
+export const assignToChannel = (channelId: number, linkId: number) => api.post(`/channel/${channelId}/assign/links/${linkId}`);
 
-/** Everything a link can point at, for the form's choices: one page of up to 1000 of each. */
+/** Everything a link can point at, for the form's choices and the table's filters: one page of up to 1000 of each. */
+export const CHOICES_KEY = ['link-choices'] as const;
 export async function linkChoices() {
   const all = { limit: 1000 };
   const [domains, campaigns, channels, pixels, splash, overlays] = await Promise.all([
