@@ -100,6 +100,9 @@ describe.skipIf(!chromiumPresent())('custom pages in the dashboard, and the publ
     await page.fill('#bio-description', 'Notes, letters and essays');
     await expect.poll(() => page.textContent(preview('.bio p'))).toBe('Notes, letters and essays');
     await capture(page, 'bio-edit', axe);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await capture(page, 'bio-edit-dark', axe);
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.click('button:text("Save changes")');
     await page.waitForURL(/\/app\/bio$/);
   }, 120_000);
@@ -112,6 +115,12 @@ describe.skipIf(!chromiumPresent())('custom pages in the dashboard, and the publ
         .toEqual({ display: 'block', backgroundColor: 'rgb(11, 87, 208)', borderTopLeftRadius: '8px' });
       expect(await button.getAttribute('href')).toBe(`${site.url}/letters`);
     });
+    // The system's dark mode: the page follows it, and its contrast is checked there too.
+    const dark = await (await browser.newContext({ viewport: { width: 390, height: 800 }, colorScheme: 'dark', bypassCSP: true })).newPage();
+    await dark.goto(`${server.url}/ada`);
+    await screenshot(dark, 'public-bio-dark', true);
+    axe['public-bio-dark'] = await accessibilityViolations(dark);
+    await dark.context().close();
   }, 60_000);
 
   it('creates a splash page with a live preview, and a link shows it', async () => {
@@ -196,7 +205,7 @@ describe.skipIf(!chromiumPresent())('custom pages in the dashboard, and the publ
   }, 60_000);
 
   it('found no accessibility violation and no console error on any page', () => {
-    expect(Object.keys(axe).length).toBeGreaterThanOrEqual(22);
+    expect(Object.keys(axe).length).toBeGreaterThanOrEqual(25);
     expect(Object.entries(axe).filter(([, v]) => v.length > 0)).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });
