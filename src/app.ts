@@ -34,6 +34,8 @@ import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.js'
 import type { App } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
 import { checkReadiness } from './lib/readiness.js';
+import { PAGE_STYLE, PAGE_STYLE_PATH } from './lib/page-style.js';
+import { DOCS_LOGO, DOCS_THEME, DOCS_UI_CONFIG } from './lib/docs-theme.js';
 import { RedisRateLimitStore } from './http/redis-rate-limit.js';
 
 const API_FEATURES = [accountRoutes, domainRoutes, customPageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes, seriesRoutes,
@@ -84,6 +86,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     const { ready, ...checks } = await checkReadiness(readinessProbes(ctx));
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', ...checks });
   });
+  // The public pages' sheet, for the dashboard's previews (the pages inline it under a CSP hash); no alias has a dot.
+  app.get(PAGE_STYLE_PATH, { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').header('x-content-type-options', 'nosniff').send(PAGE_STYLE));
   dashboardRoutes(app, ctx);
   qrPublicRoutes(app, ctx);
   campaignPublicRoutes(app, ctx);
@@ -126,6 +131,10 @@ async function registerDocs(app: App, ctx: AppContext): Promise<void> {
   await app.register(fastifySwaggerUi, {
     routePrefix: '/docs',
     staticCSP: true,
+    // Our title, mark and favicon instead of the framework's.
+    logo: DOCS_LOGO,
+    theme: DOCS_THEME,
+    uiConfig: DOCS_UI_CONFIG,
     // Not upgrade-insecure-requests: on a plain-http installation it would send the docs' own assets to https.
     transformStaticCSP: (csp) => csp.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ''),
     uiHooks: {

@@ -14,5 +14,5 @@ export default defineConfig({
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
   },
-  server: { proxy: { '/api': 'http://127.0.0.1:3000', '/qr': 'http://127.0.0.1:3000' } },
+  server: { proxy: { '/api': 'http://127.0.0.1:3000', '/qr': 'http://127.0.0.1:3000', '/pages.css': 'http://127.0.0.1:3000' } },
 });

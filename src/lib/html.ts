@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PAGE_STYLE } from './page-style.js';
 
 /** Tiny HTML helpers for the public pages: one escaper, one layout, one set of security headers. */
 
@@ -16,31 +17,6 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'strict-origin-when-cross-origin',
 };
-
-const STYLE =
-  'body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#222;line-height:1.5}' +
-  'a{color:#0b57d0}ul{padding-left:1.2rem}li{margin:.4rem 0}img{max-width:100%}' +
-  'body.full{max-width:none;margin:0;padding:0;overflow:hidden}iframe.full{border:0;width:100%;height:calc(100vh - 1.75rem);display:block}' +
-  '.bar{height:1.75rem;line-height:1.75rem;padding:0 .75rem;font-size:.8rem;text-align:right;background:#f4f4f4;' +
-  'border-bottom:1px solid #ddd;box-sizing:border-box;overflow:hidden;white-space:nowrap}' +
-  '.box{position:fixed;left:1rem;right:1rem;bottom:1rem;max-width:34rem;margin:auto;background:#fff;padding:1rem;' +
-  'border-radius:.5rem;box-shadow:0 2px 14px rgba(0,0,0,.35)}.box[hidden]{display:none}' +
-  '.btn{display:inline-block;padding:.5rem 1rem;border-radius:.3rem;background:#0b57d0;color:#fff;text-decoration:none;border:0}' +
-  'input,textarea{display:block;width:100%;box-sizing:border-box;margin:.3rem 0 .8rem;padding:.4rem}' +
-  '.error{color:#b3261e}.avatar{width:6rem;height:6rem;border-radius:50%;object-fit:cover}';
-
-/**
- * The shared page layout. `title` is plain text (escaped here); `body` is HTML the caller built with
- * escapeHtml around every user-typed value.
- */
-export function page(input: { title: string; body: string }): string {
-  return (
-    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
-    '<meta name="viewport" content="width=device-width,initial-scale=1">' +
-    `<title>${escapeHtml(input.title)}</title><style>${STYLE}</style></head>` +
-    `<body>${input.body}</body></html>`
-  );
-}
 
 /** HTML that is already safe: built by `html` or a trusted constant. Anything else is escaped. */
 export class SafeHtml {
@@ -79,7 +55,7 @@ export function inlineScript(code: string): InlineScript {
   return { code, source: `'sha256-${createHash('sha256').update(code).digest('base64')}'` };
 }
 
-const STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+const STYLE_SOURCE = `'sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}'`;
 
 /** Extra CSP sources per directive, added to the strict default (no scripts, our one stylesheet). */
 export type CspExtra = Partial<Record<'script-src' | 'img-src' | 'frame-src' | 'connect-src' | 'form-action' | 'style-src', string>>;
@@ -111,8 +87,8 @@ export interface LayoutInput {
   /** Extra head elements (meta tags), built with `html`. */
   head?: SafeHtml;
   scripts?: InlineScript[];
-  /** Class on <body>, for full-window layouts (frames). */
-  bodyClass?: string;
+  /** Full-window layouts (frames) fill the window; every other page is one centred sheet. */
+  full?: boolean;
   csp?: CspExtra;
 }
 
@@ -124,6 +100,7 @@ export interface RenderedPage {
 /** The layout plus the CSP that fits it: inline scripts are allowed by hash only. */
 export function renderPage(input: LayoutInput): RenderedPage {
   const scripts = input.scripts ?? [];
-  const doc = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${input.title}</title>${input.head ?? ''}${raw(`<style>${STYLE}</style>`)}</head><body${input.bodyClass ? raw(` class="${escapeHtml(input.bodyClass)}"`) : ''}>${input.body}${scripts.map((s) => raw(`<script>${s.code}</script>`))}</body></html>`;
+  const body = input.full ? html`<body class="rd-page full">${input.body}` : html`<body class="rd-page"><main class="sheet">${input.body}</main>`;
+  const doc = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light dark"><title>${input.title}</title>${input.head ?? ''}${raw(`<style>${PAGE_STYLE}</style>`)}</head>${body}${scripts.map((s) => raw(`<script>${s.code}</script>`))}</body></html>`;
   return { html: doc.value, csp: buildCsp(scripts, input.csp) };
 }

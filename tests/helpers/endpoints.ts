@@ -48,6 +48,7 @@ export const ENDPOINTS: Endpoint[] = [
     { redirectroot: url, redirect404: '' }),
   ...crud('splash', 'splash', 'splash', { name: 'S', title: 'T', content: 'C', image: 'https://example.com/s.png' }, { name: 'S2' }),
   ...crud('overlay', 'overlay', 'overlay', { type: 'message', name: 'O', message: 'M', button_text: 'B', button_link: url }, { name: 'O2' }),
+  ...['splash', 'overlay', 'bio'].map((one): Endpoint => ({ method: 'GET', path: `/api/${one}/:id`, params: { id: one as Resource } })),
   ...crud('bio', 'bio', 'bio', { alias: 'fuzz-bio', name: 'B', description: 'D', avatar: 'https://example.com/a.png', links: [{ title: 't', url }] },
     { name: 'B2', links: [] }),
   ...crud('campaign', 'campaign', 'campaigns', { name: 'C', slug: 'fuzz-slug', public: true }, { name: 'C2', slug: null, public: false }),

@@ -23,6 +23,14 @@ const CampaignsPage = resource('CampaignsPage');
 const ChannelsPage = resource('ChannelsPage');
 const DomainsPage = resource('DomainsPage');
 const PixelsPage = resource('PixelsPage');
+const pages = (name: 'SplashListPage' | 'OverlayListPage' | 'BioListPage') =>
+  lazy(() => import('./features/pages/ListPages.js').then((m) => ({ default: m[name] })));
+const SplashListPage = pages('SplashListPage');
+const OverlayListPage = pages('OverlayListPage');
+const BioListPage = pages('BioListPage');
+const SplashEditorPage = lazy(() => import('./features/pages/SplashEditorPage.js'));
+const OverlayEditorPage = lazy(() => import('./features/pages/OverlayEditorPage.js'));
+const BioEditorPage = lazy(() => import('./features/pages/BioEditorPage.js'));
 const NotFound = lazy(() => import('./lib/NotFound.js'));
 
 const PUBLIC = ['/signin', '/setup'];
@@ -58,6 +66,15 @@ export function App() {
           <Route path="/qr/new"><QrFormPage /></Route>
           <Route path="/qr/:id/edit">{(p) => <QrFormPage id={Number(p.id)} />}</Route>
           <Route path="/qr/:id">{(p) => <QrDetailPage id={Number(p.id)} />}</Route>
+          <Route path="/bio"><BioListPage /></Route>
+          <Route path="/bio/new"><BioEditorPage /></Route>
+          <Route path="/bio/:id/edit">{(p) => <BioEditorPage id={Number(p.id)} />}</Route>
+          <Route path="/splash"><SplashListPage /></Route>
+          <Route path="/splash/new"><SplashEditorPage /></Route>
+          <Route path="/splash/:id/edit">{(p) => <SplashEditorPage id={Number(p.id)} />}</Route>
+          <Route path="/overlays"><OverlayListPage /></Route>
+          <Route path="/overlays/new"><OverlayEditorPage /></Route>
+          <Route path="/overlays/:id/edit">{(p) => <OverlayEditorPage id={Number(p.id)} />}</Route>
           <Route path="/campaigns"><CampaignsPage /></Route>
           <Route path="/channels"><ChannelsPage /></Route>
           <Route path="/domains"><DomainsPage /></Route>

@@ -44,7 +44,7 @@ export function campaignPublicRoutes(app: App, ctx: AppContext): void {
 /** Every value is interpolated through `html`, which escapes it. */
 function render(list: PublicList) {
   const items = list.links.map((link) => html`<li><a href="${link.href}" rel="nofollow noopener">${link.label}</a></li>`);
-  const body = html`<h1>${list.name}</h1>${items.length > 0 ? html`<ul>${items}</ul>` : html`<p>This campaign has no links yet.</p>`}`;
+  const body = html`<h1>${list.name}</h1>${items.length > 0 ? html`<ul class="links">${items}</ul>` : html`<p>This campaign has no links yet.</p>`}`;
   return renderPage({ title: `${list.name} · Redirectory`, body });
 }
 

@@ -2,8 +2,8 @@ import type { AppContext } from '../../context.js';
 import { errorResponses, IdParam, listResponse, ok, OkMessage } from '../../http/envelopes.js';
 import { accountOf, type App } from '../../http/types.js';
 import { listEnvelope, PageQuery, toPage } from '../../lib/pagination.js';
-import { addBio, deleteBio, listBios, updateBio } from './bio-service.js';
-import { BioAddBody, BioCreated, BioEntry, BioUpdateBody } from './schema.js';
+import { addBio, deleteBio, getBio, listBios, updateBio } from './bio-service.js';
+import { BioAddBody, BioCreated, BioDetail, BioEntry, BioUpdateBody } from './schema.js';
 
 const tags = ['bio pages'];
 const message = { 200: OkMessage, ...errorResponses };
@@ -14,6 +14,10 @@ export function bioRoutes(app: App, ctx: AppContext): void {
   app.get('/bio', {
     schema: { tags, summary: 'List bio pages, newest first', querystring: PageQuery, response: { 200: listResponse('bio', BioEntry), ...errorResponses } },
   }, async (req) => listEnvelope('bio', await listBios(ctx, accountOf(req).userId, toPage(req.query))));
+
+  app.get('/bio/:id', {
+    schema: { tags, summary: 'One bio page with every field and its links', params: IdParam, response: { 200: BioDetail, ...errorResponses } },
+  }, async (req) => ({ error: 0 as const, data: await getBio(ctx, accountOf(req).userId, req.params.id) }));
 
   app.post('/bio/add', {
     schema: { tags, summary: 'Create a bio page', description: ALIAS_NOTE, body: BioAddBody, response: { 200: BioCreated, ...errorResponses } },

@@ -33,6 +33,13 @@ export async function listBios(ctx: AppContext, userId: number, page: Page) {
   return listData(page, total, rows.map((r) => ({ id: r.id, alias: r.alias, name: r.name, url: bioUrl(ctx, r.alias), date: r.created_at })));
 }
 
+export async function getBio(ctx: AppContext, userId: number, id: number) {
+  const row = await repo.findOwnBioRow(ctx.db, userId, id);
+  if (!row) throw fail('not_found', 'Bio page');
+  const { alias, name, description, avatar } = row;
+  return { id: row.id, alias, name, description, avatar, links: bioLinks(row), url: bioUrl(ctx, alias), date: row.created_at };
+}
+
 type BioInput = Static<typeof BioUpdateBody>;
 
 function checkAlias(alias: string | undefined): string | undefined {

@@ -106,6 +106,19 @@ export function findOwnBio(db: Db, userId: number, id: number) {
   return db.selectFrom('bio_pages').select(['id', 'alias']).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
 }
 
+/** Whole rows of the account's own pages, for the dashboard's editors. */
+export function findOwnSplash(db: Db, userId: number, id: number): Promise<SplashRow | undefined> {
+  return db.selectFrom('splash_pages').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+}
+
+export function findOwnOverlay(db: Db, userId: number, id: number): Promise<OverlayRow | undefined> {
+  return db.selectFrom('overlays').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+}
+
+export function findOwnBioRow(db: Db, userId: number, id: number): Promise<BioRow | undefined> {
+  return db.selectFrom('bio_pages').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+}
+
 /** Bio pages live on the default domain, so their alias must be free among its links too. */
 export async function aliasTaken(db: Db, alias: string, exceptBioId = 0): Promise<boolean> {
   const [bio, link] = await Promise.all([

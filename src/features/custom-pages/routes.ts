@@ -3,8 +3,8 @@ import { errorResponses, IdParam, listResponse, ok, OkMessage } from '../../http
 import { accountOf, type App } from '../../http/types.js';
 import { listEnvelope, PageQuery, toPage } from '../../lib/pagination.js';
 import { bioRoutes } from './bio-routes.js';
-import { Created, OverlayAddBody, OverlayEntry, OverlayUpdateBody, SplashAddBody, SplashEntry, SplashUpdateBody } from './schema.js';
-import { addOverlay, addSplash, deletePage, listOverlays, listSplash, updateOverlay, updateSplash } from './service.js';
+import { Created, OverlayAddBody, OverlayDetail, OverlayEntry, OverlayUpdateBody, SplashAddBody, SplashDetail, SplashEntry, SplashUpdateBody } from './schema.js';
+import { addOverlay, addSplash, deletePage, getOverlay, getSplash, listOverlays, listSplash, updateOverlay, updateSplash } from './service.js';
 
 const message = { 200: OkMessage, ...errorResponses };
 const created = { 200: Created, ...errorResponses };
@@ -23,6 +23,9 @@ function splashRoutes(app: App, ctx: AppContext): void {
   app.get('/splash', {
     schema: { ...splash, summary: 'List custom splash pages, newest first', querystring: PageQuery, response: { 200: listResponse('splash', SplashEntry), ...errorResponses } },
   }, async (req) => listEnvelope('splash', await listSplash(ctx, accountOf(req).userId, toPage(req.query))));
+  app.get('/splash/:id', {
+    schema: { ...splash, summary: 'One splash page with every field (extension)', params: IdParam, response: { 200: SplashDetail, ...errorResponses } },
+  }, async (req) => ({ error: 0 as const, data: await getSplash(ctx, accountOf(req).userId, req.params.id) }));
   app.post('/splash/add', {
     schema: { ...splash, summary: 'Create a splash page (extension)', body: SplashAddBody, response: created },
   }, async (req) => ({ error: 0 as const, id: await addSplash(ctx, accountOf(req).userId, req.body) }));
@@ -45,6 +48,9 @@ function overlayRoutes(app: App, ctx: AppContext): void {
   app.get('/overlay', {
     schema: { ...overlay, summary: 'List call-to-action overlays, newest first', querystring: PageQuery, response: { 200: listResponse('cta', OverlayEntry), ...errorResponses } },
   }, async (req) => listEnvelope('cta', await listOverlays(ctx, accountOf(req).userId, toPage(req.query))));
+  app.get('/overlay/:id', {
+    schema: { ...overlay, summary: 'One overlay with every field (extension)', params: IdParam, response: { 200: OverlayDetail, ...errorResponses } },
+  }, async (req) => ({ error: 0 as const, data: await getOverlay(ctx, accountOf(req).userId, req.params.id) }));
   app.post('/overlay/add', {
     schema: { ...overlay, summary: 'Create an overlay (extension)', body: OverlayAddBody, response: created },
   }, async (req) => ({ error: 0 as const, id: await addOverlay(ctx, accountOf(req).userId, req.body) }));

@@ -46,3 +46,23 @@ export const BioAddBody = Type.Object({
   links: Type.Optional(Type.Array(BioLink, { maxItems: MAX_BIO_LINKS, description: `At most ${MAX_BIO_LINKS}; update replaces the whole list` })),
 });
 export const BioUpdateBody = Type.Partial(BioAddBody);
+
+/** One page with every field the editor shows (extension: the spec lists names only). */
+export const SplashDetail = Type.Object({
+  error: Type.Literal(0),
+  data: Type.Object({ id: Type.Integer(), name: Type.String(), title: Type.String(), content: Type.String(), image: Type.String(), date }),
+});
+export const OverlayDetail = Type.Object({
+  error: Type.Literal(0),
+  data: Type.Object({
+    id: Type.Integer(), type: Type.String({ description: '`message` or `contact`' }), name: Type.String(), message: Type.String(),
+    button_text: Type.String(), button_link: Type.String(), email: Type.String(), date,
+  }),
+});
+export const BioDetail = Type.Object({
+  error: Type.Literal(0),
+  data: Type.Object({
+    id: Type.Integer(), alias: Type.String(), name: Type.String(), description: Type.String(), avatar: Type.String(),
+    links: Type.Array(BioLink), url: Type.String({ description: '`{BASE_URL}/{alias}`' }), date,
+  }),
+});

@@ -35,6 +35,19 @@ export async function listOverlays(ctx: AppContext, userId: number, page: Page) 
   return listData(page, total, rows.map((r) => ({ id: r.id, type: r.type, name: r.name, date: r.created_at })));
 }
 
+export async function getSplash(ctx: AppContext, userId: number, id: number) {
+  const row = await repo.findOwnSplash(ctx.db, userId, id);
+  if (!row) throw fail('not_found', 'Splash page');
+  return { id: row.id, name: row.name, title: row.title, content: row.content, image: row.image, date: row.created_at };
+}
+
+export async function getOverlay(ctx: AppContext, userId: number, id: number) {
+  const row = await repo.findOwnOverlay(ctx.db, userId, id);
+  if (!row) throw fail('not_found', 'Overlay');
+  const { type, name, message, button_text, button_link, email } = row;
+  return { id: row.id, type, name, message, button_text, button_link, email, date: row.created_at };
+}
+
 type SplashInput = Static<typeof SplashUpdateBody>;
 
 function splashChanges(input: SplashInput): Partial<SplashFields> {

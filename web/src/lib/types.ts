@@ -9,7 +9,10 @@ import type { ImportJob as ImportJobSchema } from '../../../src/features/links/i
 import type { QrAddBody, QrCreatedResponse, QrDetailResponse, QrEntrySchema } from '../../../src/features/qr/schema.js';
 import type { CampaignEntry as CampaignSchema } from '../../../src/features/campaigns/schema.js';
 import type { ChannelEntry as ChannelSchema } from '../../../src/features/channels/schema.js';
-import type { OverlayEntry as OverlaySchema, SplashEntry as SplashSchema } from '../../../src/features/custom-pages/schema.js';
+import type {
+  BioAddBody, BioDetail, BioEntry as BioSchema, OverlayAddBody, OverlayDetail, OverlayEntry as OverlaySchema, SplashAddBody, SplashDetail,
+  SplashEntry as SplashSchema,
+} from '../../../src/features/custom-pages/schema.js';
 import type { DomainSchema } from '../../../src/features/domains/schema.js';
 import type { PixelSchema } from '../../../src/features/pixels/schema.js';
 import type { SeriesResponse } from '../../../src/features/stats/series-schema.js';
@@ -36,6 +39,18 @@ export type Channel = Static<typeof ChannelSchema>;
 export type Pixel = Static<typeof PixelSchema>;
 export type Splash = Static<typeof SplashSchema>;
 export type Overlay = Static<typeof OverlaySchema>;
+export type Bio = Static<typeof BioSchema>;
+export type SplashFull = Static<typeof SplashDetail>['data'];
+export type OverlayFull = Static<typeof OverlayDetail>['data'];
+export type BioFull = Static<typeof BioDetail>['data'];
+export type SplashInput = Static<typeof SplashAddBody>;
+export type OverlayInput = Static<typeof OverlayAddBody>;
+export type BioInput = Static<typeof BioAddBody>;
+/** Two texts edited side by side: a target and its URL, a parameter and its value, a bio link's title and URL. */
+export interface Row {
+  key: string;
+  value: string;
+}
 /** Label → count, as numbers (links) or strings (QR codes); 0 when there is nothing. */
 export type Counts = Record<string, number | string> | 0;
 

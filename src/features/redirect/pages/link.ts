@@ -38,7 +38,7 @@ function linkPage(link: CompiledLink, input: { title: string; body: SafeHtml; he
     body: pixels ? html`${input.body}${pixels.images}` : input.body,
     scripts: [...(pixels?.scripts ?? []), ...(input.scripts ?? [])],
     csp: mergeCsp(pixels?.csp, input.csp),
-    bodyClass: input.full ? 'full' : undefined,
+    full: input.full,
   });
 }
 
@@ -105,7 +105,7 @@ export function overlayPage(link: CompiledLink, destination: string): RenderedPa
   return linkPage(link, {
     title: link.meta.title || hostOf(destination),
     body: html`${openBar(destination)}<iframe class="full" src="${destination}" title="${link.meta.title || hostOf(destination)}" allowfullscreen></iframe>
-<div class="box" id="cta" role="dialog">${box}<button id="close" type="button">Close</button></div>`,
+<div class="box" id="cta" role="dialog" aria-label="Call to action">${box}<p class="row"><button id="close" class="close" type="button">Close</button></p></div>`,
     scripts: [CLOSE],
     csp: mergeCsp(FRAME_CSP, mail ? { 'form-action': 'mailto:' } : undefined),
     full: true,

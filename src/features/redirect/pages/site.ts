@@ -7,8 +7,14 @@ import { bioLinks } from '../../custom-pages/bio-service.js';
 /** The pages of the public side that are not a link's own content: errors, the password form, bio pages. */
 const simple = (title: string, body: SafeHtml): RenderedPage => renderPage({ title: `${title} · Redirectory`, body });
 
-export const LANDING_PAGE = simple('Redirectory', html`<h1>Redirectory</h1>
-<p>This address serves short links. Open a short link to be taken to its destination.</p>`);
+/** The site root: what this server is, and the way to its dashboard (`/app` on any host leads there). */
+export const LANDING_PAGE = renderPage({
+  title: 'Redirectory',
+  body: html`<h1>Redirectory</h1>
+<p>This address serves short links. Redirectory is a self-hosted link shortener: its owners make short links, bio pages
+and QR codes here and see how often they are opened. Open a short link to be taken to its destination.</p>
+<p><a class="btn" href="/app">Sign in to the dashboard</a></p>`,
+});
 
 export function expiredPage(link: { shortUrl: string; expiresAt: number }): RenderedPage {
   const when = formatTimestamp(new Date(link.expiresAt));
@@ -68,9 +74,9 @@ export function bioPage(bio: BioRow): RenderedPage {
   return renderPage({
     title: bio.name || bio.alias,
     head: bio.description ? html`<meta name="description" content="${bio.description}">` : undefined,
-    body: html`${avatar ? html`<img class="avatar" src="${avatar}" alt="">` : ''}
+    body: html`<div class="bio">${avatar ? html`<img class="avatar" src="${avatar}" alt="">` : ''}
 <h1>${bio.name || bio.alias}</h1>
-${bio.description ? html`<p>${bio.description}</p>` : ''}
-<ul>${items}</ul>`,
+${bio.description ? html`<p>${bio.description}</p>` : ''}</div>
+<ul class="links">${items}</ul>`,
   });
 }

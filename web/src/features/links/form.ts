@@ -1,9 +1,6 @@
-import type { LinkDetailBody, LinkInput } from '../../lib/types.js';
+import type { LinkDetailBody, LinkInput, Row } from '../../lib/types.js';
 
-export interface Row {
-  key: string;
-  value: string;
-}
+export type { Row };
 
 /** What the link form edits; target and parameter lists as rows of two texts. */
 export interface LinkForm {

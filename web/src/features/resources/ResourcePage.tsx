@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { Link } from 'wouter';
 import { api, getData } from '../../lib/api.js';
 import { ConfirmButton } from '../../lib/ConfirmButton.js';
 import type { ListBody } from '../../lib/types.js';
@@ -26,6 +27,8 @@ export interface ResourceSpec<T extends { id: number }> {
   columns: { label: string; cell(item: T): ReactNode }[];
   name(item: T): string;
   intro?: ReactNode;
+  /** Resources edited on a page of their own: a link to it replaces the add form (then `fields` is empty). */
+  create?: { href: string; label: string };
 }
 
 type Values = Record<string, string | boolean>;
@@ -75,14 +78,16 @@ export function ResourcePage<T extends { id: number }>({ spec }: { spec: Resourc
   const items = (list.data?.[spec.collection] ?? []) as T[];
   return (
     <>
-      <PageTitle title={spec.title} />
+      <PageTitle title={spec.title}>{spec.create && <Link href={spec.create.href} className="button">{spec.create.label}</Link>}</PageTitle>
       {spec.intro}
-      <form className="panel" onSubmit={onSubmit} aria-labelledby="add-h">
-        <h2 id="add-h">New {spec.noun}</h2>
-        <div className="grid tight">{spec.fields.map((f) => <Input key={f.name} field={f} values={values} set={(name, value) => setValues({ ...values, [name]: value })} />)}</div>
-        <ErrorNote error={add.error} />
-        <button type="submit" disabled={add.isPending}>Add {spec.noun}</button>
-      </form>
+      {spec.fields.length > 0 && (
+        <form className="panel" onSubmit={onSubmit} aria-labelledby="add-h">
+          <h2 id="add-h">New {spec.noun}</h2>
+          <div className="grid tight">{spec.fields.map((f) => <Input key={f.name} field={f} values={values} set={(name, value) => setValues({ ...values, [name]: value })} />)}</div>
+          <ErrorNote error={add.error} />
+          <button type="submit" disabled={add.isPending}>Add {spec.noun}</button>
+        </form>
+      )}
       <ErrorNote error={list.error ?? remove.error} />
       {list.isPending && <Loading />}
       {list.data && items.length === 0 && <p className="muted">None yet.</p>}
