@@ -52,6 +52,9 @@ export function formatNumber(value: number | string): string {
   return Number(value).toLocaleString('en');
 }
 
+/** `click` or `clicks` as the count asks, for the words beside a formatted number. */
+export const plural = (count: number | string, one: string, many = `${one}s`) => (Number(count) === 1 ? one : many);
+
 const DAY = { year: 'numeric', month: 'short', day: 'numeric' } as const;
 
 /** API timestamps are UTC `YYYY-MM-DD HH:MM:SS`; shown as a date in the person's locale. */

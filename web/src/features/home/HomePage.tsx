@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { getData } from '../../lib/api.js';
 import type { LatestVisitsBody, SeriesPoint } from '../../lib/types.js';
-import { ErrorNote, formatNumber, Loading, PageTitle } from '../../lib/ui.js';
+import { ErrorNote, formatNumber, Loading, PageTitle, plural } from '../../lib/ui.js';
 import { linkKeys, listLinks } from '../links/api.js';
 import { SeriesSection } from '../stats/SeriesSection.js';
 import { VisitsTable } from '../stats/VisitsTable.js';
@@ -26,7 +26,7 @@ export default function HomePage() {
               <li key={link.id}>
                 <Link href={`/links/${link.id}`}>{link.title || shown(link.shorturl)}</Link>
                 <span className="url muted small">{link.longurl}</span>
-                <span className="num">{formatNumber(link.clicks)} <span className="muted small">clicks</span></span>
+                <span className="num">{formatNumber(link.clicks)} <span className="muted small">{plural(link.clicks, 'click')}</span></span>
               </li>
             ))}
           </ol>

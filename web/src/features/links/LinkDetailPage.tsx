@@ -3,7 +3,7 @@ import { Link, useLocation } from 'wouter';
 import { ConfirmButton } from '../../lib/ConfirmButton.js';
 import { CopyButton } from '../../lib/CopyButton.js';
 import type { LinkDetailBody } from '../../lib/types.js';
-import { ErrorNote, formatDate, formatNumber, Loading, PageTitle } from '../../lib/ui.js';
+import { ErrorNote, formatDate, formatNumber, Loading, PageTitle, plural } from '../../lib/ui.js';
 import { SeriesSection } from '../stats/SeriesSection.js';
 import { StatsPanels } from '../stats/StatsPanels.js';
 import { RecentVisits } from '../stats/VisitsTable.js';
@@ -51,7 +51,7 @@ function Summary({ details, totals }: { details: LinkDetailBody['details']; tota
         {targets.map(([k, v]) => <div key={k}><dt>{k}</dt><dd className="url">{v}</dd></div>)}
       </dl>
       <div className="totals">
-        <p><strong data-testid="total-clicks">{formatNumber(totals.clicks)}</strong> <span className="muted">clicks</span></p>
+        <p><strong data-testid="total-clicks">{formatNumber(totals.clicks)}</strong> <span className="muted">{plural(totals.clicks, 'click')}</span></p>
         <p><strong>{formatNumber(totals.uniqueClicks)}</strong> <span className="muted">unique</span></p>
       </div>
     </section>

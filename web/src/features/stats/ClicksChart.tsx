@@ -2,7 +2,7 @@ import { useEffect, useRef, useSyncExternalStore } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { SeriesPoint } from '../../lib/types.js';
-import { formatNumber } from '../../lib/ui.js';
+import { formatNumber, plural } from '../../lib/ui.js';
 import { bucketTime, type Interval } from './range.js';
 
 const DARK = matchMedia('(prefers-color-scheme: dark)');
@@ -57,7 +57,7 @@ export function ClicksChart({ points, interval }: { points: SeriesPoint[]; inter
     <figure className="chart">
       <div ref={box} role="img" aria-label={`Clicks over time: ${total} clicks, ${unique} unique, in ${points.length} buckets`} data-total={total} />
       <figcaption>
-        <strong data-testid="range-clicks">{formatNumber(total)}</strong> clicks, <strong>{formatNumber(unique)}</strong> unique in this range
+        <strong data-testid="range-clicks">{formatNumber(total)}</strong> {plural(total, 'click')}, <strong>{formatNumber(unique)}</strong> unique in this range
       </figcaption>
       <details>
         <summary>Show as a table</summary>
