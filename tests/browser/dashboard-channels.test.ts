@@ -110,7 +110,7 @@ describe.skipIf(!chromiumPresent())('campaigns and channels in Chromium', () => 
     expect(await cells(3)).toEqual([`${saved.list} Copy private`]);
 
     await page.click('a:text("Summer")');
-    await page.waitForURL(app(`/links?campaign=${made.campaign}`));
+    await page.waitForURL((url) => url.pathname === '/app/links' && url.searchParams.get('campaign') === String(made.campaign));
     await eventually(() => page.locator('table.links tbody tr').count()).toBe(1);
     expect(await page.textContent('table.links tbody')).toContain('spring-one');
   }, 60_000);

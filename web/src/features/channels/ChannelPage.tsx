@@ -21,7 +21,7 @@ function ItemsTable({ items, onRemove, busy }: { items: ChannelItem[]; onRemove(
           {items.map((item) => (
             <tr key={`${item.type}:${item.id}`}>
               <td>{nounOf(item)}</td>
-              <td className="url-text"><Link href={pageOf(item)}>{item.title}</Link></td>
+              <td><Link href={pageOf(item)}>{item.title}</Link></td>
               <td><a href={item.link} className="url-text">{item.link}</a> <CopyButton text={item.link} /></td>
               <td>{item.date}</td>
               <td className="row-actions">
