@@ -59,6 +59,14 @@ describe('channel add and list', () => {
     });
   });
 
+  it('lists starred channels first, then the newest', async () => {
+    const user = await server.user();
+    const names = ['Old starred', 'Plain', 'New starred', 'Newest'];
+    for (const name of names) await addChannel(user.apiKey, { name, starred: name.endsWith('starred') });
+    const res = await server.call('GET', '/api/channels', { key: user.apiKey });
+    expect(res.body.data.channels.map((c: { name: string }) => c.name)).toEqual(['New starred', 'Old starred', 'Newest', 'Plain']);
+  });
+
   it('refuses bad input with 400 and a taken name with 409', async () => {
     for (const [body, word] of [
       [{}, 'name'], [{ name: '  ' }, 'name'], [{ name: 'x', color: 'red' }, 'color'], [{ name: 'x', color: '#12345' }, 'color'],
@@ -153,6 +161,22 @@ describe('channel items', () => {
       expect(res.body).toEqual({ error: 1, message: 'The item type must be one of links, bio or qr.', code: 'item_type_invalid' });
     }
     expect((await assign(me.apiKey, channel.body.id, 'links', 0)).status).toBe(400);
+  });
+
+  it('removes one item from a channel and keeps the item and its other channels', async () => {
+    const a = await addChannel(me.apiKey, { name: 'Remove A' });
+    const b = await addChannel(me.apiKey, { name: 'Remove B' });
+    const bio = await makeBio(me);
+    const qr = await makeQr(me);
+    for (const [channel, type, itemId] of [[a, 'bio', bio.id], [a, 'qr', qr.id], [b, 'bio', bio.id]] as const) await assign(me.apiKey, channel.body.id, type, itemId);
+    const remove = () => server.call('DELETE', `/api/channel/${a.body.id}/assign/bio/${bio.id}`, { key: me.apiKey });
+    const res = await remove();
+    expect(res.body).toEqual({ error: 0, message: 'Item has been successfully removed from the channel.' });
+    expect((await remove()).status).toBe(200);
+    expect((await items(me.apiKey, a.body.id)).body.data.items.map((i: { type: string }) => i.type)).toEqual(['qr']);
+    expect((await items(me.apiKey, b.body.id)).body.data.result).toBe(1);
+    const wrongType = await server.call('DELETE', `/api/channel/${a.body.id}/assign/page/${bio.id}`, { key: me.apiKey });
+    expect(wrongType.body.code).toBe('item_type_invalid');
   });
 
   it('leaves out items deleted since they were assigned', async () => {

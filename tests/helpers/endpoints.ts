@@ -57,6 +57,7 @@ export const ENDPOINTS: Endpoint[] = [
     { name: 'Ch2', color: '', starred: false }),
   { method: 'GET', path: '/api/channel/:id', params: { id: 'channel' }, list: true },
   { method: 'POST', path: '/api/channel/:channelid/assign/:type/:itemid', params: { channelid: 'channel', type: 'itemType', itemid: 'item' } },
+  { method: 'DELETE', path: '/api/channel/:channelid/assign/:type/:itemid', params: { channelid: 'channel', type: 'itemType', itemid: 'item' } },
   ...crud('url', 'link', 'urls', linkBody, { ...linkBody, type: 'frame' }),
   { method: 'GET', path: '/api/url/:id', params: { id: 'link' } },
   { method: 'POST', path: '/api/urls/bulk', params: {}, body: { urls: [linkBody, { url }] } },

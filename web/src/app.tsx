@@ -17,10 +17,11 @@ const QrFormPage = lazy(() => import('./features/qr/QrFormPage.js'));
 const QrDetailPage = lazy(() => import('./features/qr/QrDetailPage.js'));
 const AccountPage = lazy(() => import('./features/account/AccountPage.js'));
 const TransferPage = lazy(() => import('./features/transfer/TransferPage.js'));
-const resource = (name: 'CampaignsPage' | 'ChannelsPage' | 'DomainsPage' | 'PixelsPage') =>
+const resource = (name: 'DomainsPage' | 'PixelsPage') =>
   lazy(() => import('./features/resources/pages.js').then((m) => ({ default: m[name] })));
-const CampaignsPage = resource('CampaignsPage');
-const ChannelsPage = resource('ChannelsPage');
+const CampaignsPage = lazy(() => import('./features/campaigns/CampaignsPage.js'));
+const ChannelsPage = lazy(() => import('./features/channels/ChannelsPage.js'));
+const ChannelPage = lazy(() => import('./features/channels/ChannelPage.js'));
 const DomainsPage = resource('DomainsPage');
 const PixelsPage = resource('PixelsPage');
 const pages = (name: 'SplashListPage' | 'OverlayListPage' | 'BioListPage') =>
@@ -77,6 +78,7 @@ export function App() {
           <Route path="/overlays/:id/edit">{(p) => <OverlayEditorPage id={Number(p.id)} />}</Route>
           <Route path="/campaigns"><CampaignsPage /></Route>
           <Route path="/channels"><ChannelsPage /></Route>
+          <Route path="/channels/:id">{(p) => <ChannelPage id={Number(p.id)} />}</Route>
           <Route path="/domains"><DomainsPage /></Route>
           <Route path="/pixels"><PixelsPage /></Route>
           <Route path="/transfer"><TransferPage /></Route>

@@ -21,9 +21,10 @@ export async function countChannels(db: Db, userId: number): Promise<number> {
   return Number(row.n);
 }
 
+/** Starred first, then newest: the dashboard shows the channels someone marked at the top of every page. */
 export function listChannels(db: Db, userId: number, page: Page) {
   return db.selectFrom('channels').select(COLUMNS).where('user_id', '=', userId)
-    .orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+    .orderBy('starred', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
 }
 
 export async function nameTaken(db: Db, userId: number, name: string, exceptId = 0): Promise<boolean> {
@@ -61,4 +62,9 @@ export async function ownsItem(db: Db, userId: number, type: ItemType, id: numbe
 export async function assignItem(db: Db, channelId: number, type: ItemType, itemId: number, createdAt: string): Promise<void> {
   await db.insertInto('channel_items').values({ channel_id: channelId, item_type: type, item_id: itemId, created_at: createdAt })
     .onConflict((oc) => oc.columns(['channel_id', 'item_type', 'item_id']).doNothing()).execute();
+}
+
+/** Removing an item that is not in the channel changes nothing, like assigning twice. */
+export async function unassignItem(db: Db, channelId: number, type: ItemType, itemId: number): Promise<void> {
+  await db.deleteFrom('channel_items').where('channel_id', '=', channelId).where('item_type', '=', type).where('item_id', '=', itemId).execute();
 }

@@ -3,14 +3,14 @@ import { errorResponses, IdParam, listResponse, ok, OkMessage } from '../../http
 import { accountOf, type App } from '../../http/types.js';
 import { listEnvelope, PageQuery, toPage } from '../../lib/pagination.js';
 import { AssignParams, ChannelAddBody, ChannelEntry, ChannelItem, ChannelSaved, ChannelUpdateBody, ChannelUpdated } from './schema.js';
-import { addChannel, assignItem, deleteChannel, listChannels, listItems, updateChannel } from './service.js';
+import { addChannel, assignItem, deleteChannel, listChannels, listItems, unassignItem, updateChannel } from './service.js';
 
 const tags = ['channels'];
 const message = { 200: OkMessage, ...errorResponses };
 
 export function channelRoutes(app: App, ctx: AppContext): void {
   app.get('/channels', {
-    schema: { tags, summary: 'List channels, newest first', querystring: PageQuery, response: { 200: listResponse('channels', ChannelEntry), ...errorResponses } },
+    schema: { tags, summary: 'List channels, starred first, then newest', querystring: PageQuery, response: { 200: listResponse('channels', ChannelEntry), ...errorResponses } },
   }, async (req) => listEnvelope('channels', await listChannels(ctx, accountOf(req).userId, toPage(req.query))));
 
   app.get('/channel/:id', {
@@ -36,6 +36,16 @@ export function channelRoutes(app: App, ctx: AppContext): void {
   }, async (req) => {
     await assignItem(ctx, accountOf(req).userId, req.params.channelid, req.params.type, req.params.itemid);
     return ok('Item has been successfully added to the channel.');
+  });
+
+  app.delete('/channel/:channelid/assign/:type/:itemid', {
+    schema: {
+      tags, summary: 'Remove a link, bio page or QR code from a channel (extension)', params: AssignParams, response: message,
+      description: 'The item itself is kept. Removing an item that is not in the channel changes nothing. Channel and item must belong to the caller (404 otherwise).',
+    },
+  }, async (req) => {
+    await unassignItem(ctx, accountOf(req).userId, req.params.channelid, req.params.type, req.params.itemid);
+    return ok('Item has been successfully removed from the channel.');
   });
 
   app.put('/channel/:id/update', {

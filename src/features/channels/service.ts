@@ -85,9 +85,20 @@ export async function deleteChannel(ctx: AppContext, userId: number, id: number)
   await repo.deleteChannel(ctx.db, id);
 }
 
-export async function assignItem(ctx: AppContext, userId: number, channelId: number, type: string, itemId: number): Promise<void> {
+/** The channel and the item of that type, both the caller's (400 for an unknown type, 404 otherwise). */
+async function ownPair(ctx: AppContext, userId: number, channelId: number, type: string, itemId: number): Promise<ItemType> {
   if (!ITEM_TYPES.includes(type)) throw fail('item_type_invalid');
   await ownChannel(ctx, userId, channelId);
   if (!(await repo.ownsItem(ctx.db, userId, type as ItemType, itemId))) throw fail('not_found', ITEM_NAMES[type as ItemType]);
-  await repo.assignItem(ctx.db, channelId, type as ItemType, itemId, nowTimestamp());
+  return type as ItemType;
+}
+
+export async function assignItem(ctx: AppContext, userId: number, channelId: number, type: string, itemId: number): Promise<void> {
+  const itemType = await ownPair(ctx, userId, channelId, type, itemId);
+  await repo.assignItem(ctx.db, channelId, itemType, itemId, nowTimestamp());
+}
+
+export async function unassignItem(ctx: AppContext, userId: number, channelId: number, type: string, itemId: number): Promise<void> {
+  const itemType = await ownPair(ctx, userId, channelId, type, itemId);
+  await repo.unassignItem(ctx.db, channelId, itemType, itemId);
 }

@@ -8,7 +8,7 @@ import type { LinkBody, LinkCreated, LinkDetail, LinkEntry as LinkEntrySchema, L
 import type { ImportJob as ImportJobSchema } from '../../../src/features/links/import-schema.js';
 import type { QrAddBody, QrCreatedResponse, QrDetailResponse, QrEntrySchema } from '../../../src/features/qr/schema.js';
 import type { CampaignEntry as CampaignSchema } from '../../../src/features/campaigns/schema.js';
-import type { ChannelEntry as ChannelSchema } from '../../../src/features/channels/schema.js';
+import type { ChannelEntry as ChannelSchema, ChannelItem as ChannelItemSchema } from '../../../src/features/channels/schema.js';
 import type {
   BioAddBody, BioDetail, BioEntry as BioSchema, OverlayAddBody, OverlayDetail, OverlayEntry as OverlaySchema, SplashAddBody, SplashDetail,
   SplashEntry as SplashSchema,
@@ -36,6 +36,7 @@ export type LatestVisit = LatestVisitsBody['data']['visits'][number];
 export type Domain = Static<typeof DomainSchema>;
 export type Campaign = Static<typeof CampaignSchema>;
 export type Channel = Static<typeof ChannelSchema>;
+export type ChannelItem = Static<typeof ChannelItemSchema>;
 export type Pixel = Static<typeof PixelSchema>;
 export type Splash = Static<typeof SplashSchema>;
 export type Overlay = Static<typeof OverlaySchema>;

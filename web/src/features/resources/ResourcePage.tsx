@@ -29,17 +29,19 @@ export interface ResourceSpec<T extends { id: number }> {
   intro?: ReactNode;
   /** Resources edited on a page of their own: a link to it replaces the add form (then `fields` is empty). */
   create?: { href: string; label: string };
+  /** The form's values of one item: with it each row has an Edit button and the form sends `PUT {item}/{id}/update`. */
+  edit?(item: T): Values;
 }
 
-type Values = Record<string, string | boolean>;
+export type Values = Record<string, string | boolean>;
 
-/** The body of `{item}/add`: texts trimmed and left out when empty, checkboxes as booleans. */
-function bodyOf(fields: FieldSpec[], values: Values): Record<string, unknown> {
+/** The body of `{item}/add` or `/update`: texts trimmed (left out when empty on add, so defaults apply), checkboxes as booleans. */
+function bodyOf(fields: FieldSpec[], values: Values, update: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const f of fields) {
     const value = values[f.name];
     if (f.type === 'checkbox') body[f.name] = Boolean(value);
-    else if (typeof value === 'string' && value.trim()) body[f.name] = value.trim();
+    else if (typeof value === 'string' && (update || value.trim())) body[f.name] = value.trim();
   }
   return body;
 }
@@ -62,18 +64,61 @@ function Input({ field, values, set }: { field: FieldSpec; values: Values; set(n
 
 const initial = (fields: FieldSpec[]): Values => Object.fromEntries(fields.map((f) => [f.name, f.type === 'checkbox' ? false : f.type === 'select' ? f.options![0]! : f.type === 'color' ? '#0b57d0' : '']));
 
-/** A list of one resource with a form to add one and a delete button per row. */
+interface TableProps<T extends { id: number }> {
+  spec: ResourceSpec<T>;
+  items: T[];
+  busy: boolean;
+  onEdit(item: T): void;
+  onDelete(item: T): void;
+}
+
+function ResourceTable<T extends { id: number }>({ spec, items, busy, onEdit, onDelete }: TableProps<T>) {
+  return (
+    <div className="table-wrap">
+      <table>
+        <thead><tr>{spec.columns.map((c) => <th key={c.label} scope="col">{c.label}</th>)}<th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={item.id}>
+              {spec.columns.map((c) => <td key={c.label}>{c.cell(item)}</td>)}
+              <td className="row-actions">
+                {spec.edit && <button type="button" className="small secondary" aria-label={`Edit ${spec.name(item)}`} onClick={() => onEdit(item)}>Edit</button>}
+                <ConfirmButton label="Delete" confirm={`Delete ${spec.name(item)}`} busy={busy} onConfirm={() => onDelete(item)} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A list of one resource with a form to add one (or edit one, when the spec can) and a delete button per row. */
 export function ResourcePage<T extends { id: number }>({ spec }: { spec: ResourceSpec<T> }) {
   const client = useQueryClient();
   const [page, setPage] = useState(1);
   const [values, setValues] = useState<Values>(() => initial(spec.fields));
+  const [editing, setEditing] = useState<T | null>(null);
   const list = useQuery({ queryKey: [spec.list, page], queryFn: () => getData<ListBody<string, T>>(spec.list, { page, limit: 20 }), placeholderData: keepPreviousData });
   const refresh = () => client.invalidateQueries({ queryKey: [spec.list] });
-  const add = useMutation({ mutationFn: () => api.post(`/${spec.item}/add`, bodyOf(spec.fields, values)), onSuccess: () => { setValues(initial(spec.fields)); return refresh(); } });
+  const reset = () => { setEditing(null); setValues(initial(spec.fields)); };
+  const save = useMutation({
+    mutationFn: () => (editing
+      ? api.put(`/${spec.item}/${editing.id}/update`, bodyOf(spec.fields, values, true))
+      : api.post(`/${spec.item}/add`, bodyOf(spec.fields, values, false))),
+    onSuccess: () => { reset(); return refresh(); },
+  });
   const remove = useMutation({ mutationFn: (id: number) => api.delete(`/${spec.item}/${id}/delete`), onSuccess: refresh });
+  const startEdit = (item: T) => {
+    setEditing(item);
+    setValues(spec.edit!(item));
+    save.reset();
+    // The form is above the table: take keyboard users there.
+    document.getElementById(`new-${spec.fields[0]!.name}`)?.focus();
+  };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    add.mutate();
+    save.mutate();
   };
   const items = (list.data?.[spec.collection] ?? []) as T[];
   return (
@@ -82,30 +127,19 @@ export function ResourcePage<T extends { id: number }>({ spec }: { spec: Resourc
       {spec.intro}
       {spec.fields.length > 0 && (
         <form className="panel" onSubmit={onSubmit} aria-labelledby="add-h">
-          <h2 id="add-h">New {spec.noun}</h2>
+          <h2 id="add-h">{editing ? `Edit ${spec.name(editing)}` : `New ${spec.noun}`}</h2>
           <div className="grid tight">{spec.fields.map((f) => <Input key={f.name} field={f} values={values} set={(name, value) => setValues({ ...values, [name]: value })} />)}</div>
-          <ErrorNote error={add.error} />
-          <button type="submit" disabled={add.isPending}>Add {spec.noun}</button>
+          <ErrorNote error={save.error} />
+          <div className="actions">
+            <button type="submit" disabled={save.isPending}>{editing ? 'Save' : `Add ${spec.noun}`}</button>
+            {editing && <button type="button" className="secondary" onClick={reset}>Cancel</button>}
+          </div>
         </form>
       )}
       <ErrorNote error={list.error ?? remove.error} />
       {list.isPending && <Loading />}
       {list.data && items.length === 0 && <p className="muted">None yet.</p>}
-      {items.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <thead><tr>{spec.columns.map((c) => <th key={c.label} scope="col">{c.label}</th>)}<th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
-            <tbody>
-              {items.map((item) => (
-                <tr key={item.id}>
-                  {spec.columns.map((c) => <td key={c.label}>{c.cell(item)}</td>)}
-                  <td className="row-actions"><ConfirmButton label="Delete" confirm={`Delete ${spec.name(item)}`} busy={remove.isPending} onConfirm={() => remove.mutate(item.id)} /></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {items.length > 0 && <ResourceTable spec={spec} items={items} busy={remove.isPending} onEdit={startEdit} onDelete={(item) => remove.mutate(item.id)} />}
       {list.data && <Pagination page={list.data.currentpage} maxpage={list.data.maxpage} onPage={setPage} />}
     </>
   );

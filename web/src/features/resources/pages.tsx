@@ -1,5 +1,4 @@
-import { CopyButton } from '../../lib/CopyButton.js';
-import type { Campaign, Channel, Domain, Pixel } from '../../lib/types.js';
+import type { Domain, Pixel } from '../../lib/types.js';
 import { formatDate } from '../../lib/ui.js';
 import { ResourcePage, type ResourceSpec } from './ResourcePage.js';
 
@@ -7,34 +6,6 @@ const PIXEL_TYPES = [
   'tagmanagerpixel', 'analyticspixel', 'socialnetworkpixel', 'adspixel', 'professionalnetworkpixel', 'microblogpixel',
   'retargetingpixel', 'questionsitepixel', 'pinboard', 'searchengine', 'chatapp', 'forum', 'shortvideo',
 ] as const;
-
-const campaigns: ResourceSpec<Campaign> = {
-  title: 'Campaigns', noun: 'campaign', list: '/campaigns', item: 'campaign', collection: 'campaigns', name: (c) => c.name,
-  fields: [
-    { name: 'name', label: 'Name' },
-    { name: 'slug', label: 'Rotator slug', hint: 'Its rotator address sends each visitor to one of its links in turn.' },
-    { name: 'public', label: 'Public list page', type: 'checkbox' },
-  ],
-  columns: [
-    { label: 'Name', cell: (c) => c.name },
-    { label: 'Rotator', cell: (c) => (c.rotator ? <><a href={c.rotator}>{c.rotator}</a> <CopyButton text={c.rotator} /></> : <span className="muted">none</span>) },
-    { label: 'List', cell: (c) => <a href={c.list}>{c.public ? 'public list' : 'list (private)'}</a> },
-  ],
-};
-
-const channels: ResourceSpec<Channel> = {
-  title: 'Channels', noun: 'channel', list: '/channels', item: 'channel', collection: 'channels', name: (c) => c.name,
-  fields: [
-    { name: 'name', label: 'Name', required: true },
-    { name: 'description', label: 'Description' },
-    { name: 'color', label: 'Colour', type: 'color' },
-    { name: 'starred', label: 'Starred', type: 'checkbox' },
-  ],
-  columns: [
-    { label: 'Name', cell: (c) => <><span style={{ color: c.color || undefined }} aria-hidden="true">●</span> {c.starred ? '★ ' : ''}{c.name}</> },
-    { label: 'Description', cell: (c) => c.description },
-  ],
-};
 
 const domains: ResourceSpec<Domain> = {
   title: 'Branded domains', noun: 'domain', list: '/domains', item: 'domain', collection: 'domains', name: (d) => d.domain,
@@ -66,7 +37,5 @@ const pixels: ResourceSpec<Pixel> = {
   ],
 };
 
-export const CampaignsPage = () => <ResourcePage spec={campaigns} />;
-export const ChannelsPage = () => <ResourcePage spec={channels} />;
 export const DomainsPage = () => <ResourcePage spec={domains} />;
 export const PixelsPage = () => <ResourcePage spec={pixels} />;
