@@ -71,7 +71,9 @@ export function packer(log: VisitLog | null): Packer {
     if (n === 0) return null;
     packs += 1;
     const labels: string[] = [];
-    const at = seconds[visits[0]!]!;
+    let at = seconds[visits[0]!]!;
+    // Arrival order is not quite time order (a request whose link was read from the database is recorded later).
+    for (const i of visits) at = Math.min(at, seconds[i]!);
     const offsets = new Uint32Array(buffer, used, n);
     const indexes = new Uint32Array(buffer, used + n * 4, n * SLOTS);
     for (let v = 0; v < n; v++) {
