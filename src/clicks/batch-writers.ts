@@ -2,7 +2,6 @@ import type SQLite from 'better-sqlite3';
 import type { Db } from '../db/connect.js';
 import { BoundedCache } from '../lib/bounded-cache.js';
 import { formatTimestamp } from '../lib/time.js';
-import type { TargetKind } from '../db/types.js';
 import { AccountHours } from './account-hours.js';
 import { upsertAccountHours } from './account-store.js';
 import { earlierHourRows, freshVisitors, referrerRows, summaryRow, targetKey, uniqueRows, type AggregatedBatch, type TargetBatch } from './derive.js';
