@@ -115,6 +115,14 @@ describe('GET /api/url/{id}/visits', () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: 1, code: 'invalid_field' });
   });
+
+  it('answers the last possible page with no visits, not an error', async () => {
+    const link = await addLink();
+    await visitAt('2026-11-21T09:00:00Z', link.path, [A]);
+    await t.server.ctx.clicks.flush();
+    const far = await visitsOf(t.server, `/api/url/${link.id}`, t.key, '?limit=1000&page=2147483647');
+    expect(far).toMatchObject({ result: 1, currentpage: 2147483647, visits: [] });
+  });
 });
 
 describe('retention', () => {

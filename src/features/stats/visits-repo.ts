@@ -42,12 +42,12 @@ export async function packChain(db: Db, kind: TargetKind, id: number,
     ? sql`(select visit_pack from click_summaries where target_kind = ${kind} and target_id = ${id})`
     : sql`${walk.from}`;
   const { rows } = await sql<Record<keyof PackRecord, unknown>>`with recursive chain(id, prev, seen, depth) as (
-      select p.id, p.prev, p.n, 1 from visit_packs p where p.id = ${start} and p.target_kind = ${kind} and p.target_id = ${id}
+      select p.id, p.prev, cast(p.n as bigint), 1 from visit_packs p where p.id = ${start} and p.target_kind = ${kind} and p.target_id = ${id}
       union all
       select p.id, p.prev, c.seen + p.n, c.depth + 1 from chain c join visit_packs p on p.id = c.prev
-      where c.seen < ${walk.visits} and c.depth < ${walk.packs} and p.target_kind = ${kind} and p.target_id = ${id})
+      where c.seen < cast(${walk.visits} as bigint) and c.depth < ${walk.packs} and p.target_kind = ${kind} and p.target_id = ${id})
     select p.id, p.prev, p.target_kind, p.target_id, p.at, p.n, p.labels, p.codes, c.seen
-    from chain c join visit_packs p on p.id = c.id where c.seen > ${walk.skip ?? 0} order by c.seen`.execute(db);
+    from chain c join visit_packs p on p.id = c.id where c.seen > cast(${walk.skip ?? 0} as bigint) order by c.seen`.execute(db);
   return rows.map(record);
 }
 

@@ -31,8 +31,9 @@ export async function listVisits(ctx: AppContext, userId: number, kind: TargetKi
   const page = toPage(query);
   await own(ctx, userId, kind, id);
   const end = page.offset + page.limit;
-  const [total, packs] = await Promise.all([repo.countVisits(ctx.db, kind, id),
-    repo.packChain(ctx.db, kind, id, { visits: end, packs: UNBOUNDED, skip: page.offset })]);
+  const total = await repo.countVisits(ctx.db, kind, id);
+  // A page past the log's end needs no walk (page numbers go up to 2^31 - 1).
+  const packs = page.offset >= total ? [] : await repo.packChain(ctx.db, kind, id, { visits: end, packs: UNBOUNDED, skip: page.offset });
   // The first pack answered may start before the page: its visits before `offset` are left out.
   const first = packs[0] ? packs[0].seen - packs[0].n : 0;
   const visits = packs.flatMap(unpack).slice(page.offset - first, end - first);
