@@ -51,8 +51,7 @@ export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
     if (batched.length === 0) return;
     await db.transaction().execute(async (trx) => {
       await repo.lockAgainst(trx, 'deletes');
-      const deleted = await deletedOf(trx, batched);
-      const targets = batched.filter((t) => !deleted.has(targetKey(t.kind, t.id)));
+      const targets = await withoutDeleted(trx, batched);
       const inserted = await repo.insertUniques(trx, targets.flatMap(uniqueRows));
       const fresh = targets.map((t) => freshVisitors(t, (visitor) => inserted.has(`${targetKey(t.kind, t.id)}:${visitor}`)));
       await repo.upsertStats(trx, targets.flatMap(referrerRows));
@@ -67,15 +66,14 @@ export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
   return { write, close: async () => {} };
 }
 
-/** The batch's targets deleted since their visits, by targetKey. */
-async function deletedOf(db: Db, targets: TargetBatch[]): Promise<Set<string>> {
+async function withoutDeleted(db: Db, targets: TargetBatch[]): Promise<TargetBatch[]> {
   const deleted = new Set<string>();
   for (const kind of KINDS) {
     const ids = targets.filter((t) => t.kind === kind).map((t) => t.id);
     if (ids.length === 0) continue;
     for (const id of await repo.deletedTargets(db, kind, ids)) deleted.add(targetKey(kind, id));
   }
-  return deleted;
+  return targets.filter((t) => !deleted.has(targetKey(t.kind, t.id)));
 }
 
 /** Visitor pairs the SQLite writer remembers as stored. */
