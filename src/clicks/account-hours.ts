@@ -1,5 +1,6 @@
 import type { AccountHoursTable } from '../db/types.js';
-import type { FreshVisitors, TargetBatch } from './derive.js';
+import type { FreshVisitors } from './batch-rows.js';
+import type { TargetBatch } from './derive.js';
 
 /**
  * A batch's clicks per account and UTC hour: the account-wide series reads these few rows instead of

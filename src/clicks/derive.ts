@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { Insertable } from 'kysely';
-import type { ClickHoursTable, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind } from '../db/types.js';
+import type { TargetKind } from '../db/types.js';
 import { memoize } from '../lib/bounded-cache.js';
 import { normalizeIp } from '../lib/geo.js';
 import { FIELDS, KINDS, type VisitBatch } from './visit-columns.js';
@@ -38,6 +37,12 @@ export interface Label {
 }
 
 export const targetKey = (kind: TargetKind, id: number) => `${kind}:${id}`;
+
+/** Dimensions counted in the target's summary row; referrers (unbounded) get rows of their own. */
+export const SUMMARIZED = new Set<string>(['country', 'browser', 'os', 'social']);
+
+/** A label's key in a summary's `labels` object (dimension names hold no colon). */
+export const labelKey = (dimension: string, label: string) => `${dimension}:${label}`;
 
 // Referers recur far more than they vary across batches; each is parsed once.
 const referrerOf = memoize((referer) => {
@@ -112,18 +117,24 @@ export function clickAggregator(secret: string, options: { visitLog: boolean } =
 export interface BatchLabels {
   readonly byCode: readonly Label[];
   readonly rank: readonly number[];
+  /** By code: `"dimension:label":` as the summary's labels JSON writes it, or null for a dimension of its own rows. */
+  readonly summaryKeys: readonly (string | null)[];
 }
 
 /** Gives each distinct (dimension, label) of a batch a small integer code; `sort` ranks them once. */
 class LabelTable implements BatchLabels {
   readonly byCode: Label[] = [];
   readonly rank: number[] = [];
+  readonly summaryKeys: (string | null)[] = [];
   private readonly index = new Map<string, number>();
 
   code(dimension: Dimension, label: string): number {
     const key = `${dimension}\n${label}`;
     let code = this.index.get(key);
-    if (code === undefined) this.index.set(key, (code = this.byCode.push({ dimension, label }) - 1));
+    if (code === undefined) {
+      this.index.set(key, (code = this.byCode.push({ dimension, label }) - 1));
+      this.summaryKeys.push(SUMMARIZED.has(dimension) ? `${JSON.stringify(labelKey(dimension, label))}:` : null);
+    }
     return code;
   }
 
@@ -165,77 +176,7 @@ function addHour(target: TargetBatch, hour: number): void {
   target.hourClicks = 1;
 }
 
-function bump(counts: Map<number, number>, code: number): void {
+export function bump(counts: Map<number, number>, code: number): void {
   counts.set(code, (counts.get(code) ?? 0) + 1);
 }
 
-/** Dimensions counted in the target's summary row; referrers (unbounded) get rows of their own. */
-const SUMMARIZED = new Set<string>(['country', 'browser', 'os', 'social']);
-
-/** A label's key in a summary's `labels` object (dimension names hold no colon). */
-export const labelKey = (dimension: string, label: string) => `${dimension}:${label}`;
-
-/**
- * The target's increments of its click_summaries row: counters, bounded-dimension labels as JSON, its open
- * hour, and its visit pack of the batch (null when it has none).
- */
-export function summaryRow(target: TargetBatch, fresh: FreshVisitors, logged: { pack: number; n: number } | null): Insertable<ClickSummariesTable> {
-  const labels: Record<string, number> = {};
-  const { byCode } = target.labels;
-  for (const [code, count] of target.counts) {
-    const { dimension, label } = byCode[code]!;
-    if (SUMMARIZED.has(dimension)) labels[labelKey(dimension, label)] = count;
-  }
-  return {
-    target_kind: target.kind, target_id: target.id, clicks: target.clicks, uniques: fresh.total, labels: JSON.stringify(labels),
-    hour: target.hour, hour_clicks: target.hourClicks, hour_uniques: fresh.latest,
-    visit_pack: logged?.pack ?? null, visit_count: logged?.n ?? 0,
-  };
-}
-
-/** The target's referrer increments for click_stats, in lock order (by label). */
-export function referrerRows(target: TargetBatch): ClickStatsTable[] {
-  const { kind: target_kind, id: target_id } = target;
-  const { byCode, rank } = target.labels;
-  const rows: ClickStatsTable[] = [];
-  for (const code of [...target.counts.keys()].sort((a, b) => rank[a]! - rank[b]!)) {
-    const { dimension, label } = byCode[code]!;
-    if (!SUMMARIZED.has(dimension)) rows.push({ target_kind, target_id, dimension, label, count: target.counts.get(code)! });
-  }
-  return rows;
-}
-
-/** The target's visitor pairs, sorted (lock order again). */
-export function uniqueRows(target: TargetBatch): ClickUniquesTable[] {
-  return [...target.visitors.keys()].sort().map((visitor_hash) => ({ target_kind: target.kind, target_id: target.id, visitor_hash }));
-}
-
-/** Visitors new to a target: in all, in its latest hour, and by hour for earlier hours (null when none). */
-export interface FreshVisitors {
-  total: number;
-  latest: number;
-  earlier: Map<number, number> | null;
-}
-
-/** Counts the target's visitors that `isNew` (which records them) finds new, by the hour of their first visit. */
-export function freshVisitors(target: TargetBatch, isNew: (visitor: string) => boolean): FreshVisitors {
-  const fresh: FreshVisitors = { total: 0, latest: 0, earlier: null };
-  for (const [visitor, hour] of target.visitors) {
-    if (!isNew(visitor)) continue;
-    fresh.total += 1;
-    if (hour === target.hour) fresh.latest += 1;
-    else bump((fresh.earlier ??= new Map()), hour);
-  }
-  return fresh;
-}
-
-/**
- * The target's click_hours increments for the hours before its latest, in lock order; the latest goes to the
- * summary's open hour (src/db/migrations/0006). Nearly always none.
- */
-export function earlierHourRows(target: TargetBatch, fresh: FreshVisitors): ClickHoursTable[] {
-  if (target.earlier === null) return [];
-  const { kind: target_kind, id: target_id } = target;
-  return [...target.earlier].sort((a, b) => a[0] - b[0])
-    .map(([hour, clicks]) => ({ target_kind, target_id, hour, clicks, uniques: fresh.earlier?.get(hour) ?? 0 }));
-}

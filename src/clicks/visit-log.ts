@@ -61,42 +61,54 @@ export function packer(log: VisitLog | null): Packer {
   const ruleBase = deviceBase + DEVICES.length;
   const stamp = new Int32Array(ruleBase + strings.length).fill(-1);
   const local = new Uint32Array(stamp.length);
-  const labelOf = (key: number) => (key < deviceBase ? byCode[key]!.label : key < ruleBase ? DEVICES[key - deviceBase]! : strings[key - ruleBase]!);
+  // Each label JSON-quoted once per batch: a pack's labels are joined, not stringified.
+  const quoted: string[] = [];
+  const quote = (key: number) =>
+    (quoted[key] ??= JSON.stringify(key < deviceBase ? byCode[key]!.label : key < ruleBase ? DEVICES[key - deviceBase]! : strings[key - ruleBase]!));
+  // A batch of at most 256 label keys writes indexes as bytes at once; else as Uint32, narrowed per pack.
+  const Indexes = stamp.length <= 0x100 ? Uint8Array : Uint32Array;
   // Room for every visit at 4 bytes per index; each pack starts 4-aligned where the previous one ended.
   const buffer = new ArrayBuffer(seconds.length * 4 * (1 + SLOTS));
   let used = 0;
   let packs = 0;
+  let labels: string[] = [];
+  // The pack's index of a label key, numbering it on its first use in the pack.
+  const indexOf = (key: number) => {
+    if (stamp[key] !== packs) {
+      stamp[key] = packs;
+      local[key] = labels.push(quote(key)) - 1;
+    }
+    return local[key]!;
+  };
   return (visits) => {
     const n = visits.length;
     if (n === 0) return null;
     packs += 1;
-    const labels: string[] = [];
+    labels = [];
     let at = seconds[visits[0]!]!;
     // Arrival order is not quite time order (a request whose link was read from the database is recorded later).
     for (const i of visits) at = Math.min(at, seconds[i]!);
     const offsets = new Uint32Array(buffer, used, n);
-    const indexes = new Uint32Array(buffer, used + n * 4, n * SLOTS);
+    const indexes = new Indexes(buffer, used + n * 4, n * SLOTS);
     for (let v = 0; v < n; v++) {
       const i = visits[v]!;
-      const agent = log.agents[fields[i * FIELDS + 1]!]!;
+      const field = i * FIELDS;
+      const agent = log.agents[fields[field + 1]!]!;
+      const slot = v * SLOTS;
       offsets[v] = seconds[i]! - at;
-      const keys = [log.countries[fields[i * FIELDS]!]!, log.referrers[fields[i * FIELDS + 2]!]!.host, agent.browser, agent.os,
-        deviceBase + DEVICES.indexOf(agent.device), ruleBase + fields[i * FIELDS + 3]!];
-      for (let s = 0; s < SLOTS; s++) {
-        const key = keys[s]!;
-        if (stamp[key] !== packs) {
-          stamp[key] = packs;
-          local[key] = labels.push(labelOf(key)) - 1;
-        }
-        indexes[v * SLOTS + s] = local[key]!;
-      }
+      indexes[slot] = indexOf(log.countries[fields[field]!]!);
+      indexes[slot + 1] = indexOf(log.referrers[fields[field + 2]!]!.host);
+      indexes[slot + 2] = indexOf(agent.browser);
+      indexes[slot + 3] = indexOf(agent.os);
+      indexes[slot + 4] = indexOf(deviceBase + DEVICES.indexOf(agent.device));
+      indexes[slot + 5] = indexOf(ruleBase + fields[field + 3]!);
     }
     const Width = widthOf(labels.length);
-    if (Width !== Uint32Array) new Width(buffer, used + n * 4, n * SLOTS).set(indexes); // narrowing in place, front to back
+    if (Width !== Indexes) new Width(buffer, used + n * 4, n * SLOTS).set(indexes); // narrowing in place, front to back
     const size = n * 4 + n * SLOTS * Width.BYTES_PER_ELEMENT;
     const codes = Buffer.from(buffer, used, size);
     used += Math.ceil(size / 4) * 4;
-    return { at, n, labels: JSON.stringify(labels), codes };
+    return { at, n, labels: `[${labels.join(',')}]`, codes };
   };
 }
 
