@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPassword } from '../../src/features/account/service.js';
 import { accessibilityViolations, chromiumPresent, launchChromium, screenshot, startBrowserServer, startSite, type Site } from '../helpers/browser.js';
 import { ensureWebBuilt } from '../helpers/build.js';
-import { capture, watchConsole } from '../helpers/dashboard.js';
+import { capture, captureDark, watchConsole } from '../helpers/dashboard.js';
 import { createLink } from '../helpers/grouping-fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { PASSWORD } from '../helpers/session.js';
@@ -100,9 +100,7 @@ describe.skipIf(!chromiumPresent())('custom pages in the dashboard, and the publ
     await page.fill('#bio-description', 'Notes, letters and essays');
     await expect.poll(() => page.textContent(preview('.bio p'))).toBe('Notes, letters and essays');
     await capture(page, 'bio-edit', axe);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await capture(page, 'bio-edit-dark', axe);
-    await page.emulateMedia({ colorScheme: 'light' });
+    await captureDark(page, 'bio-edit-dark', axe); // a fresh load: the form as last saved
     await page.click('button:text("Save changes")');
     await page.waitForURL(/\/app\/bio$/);
   }, 120_000);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSetupToken } from '../../src/features/session/repo.js';
 import { chromiumPresent, launchChromium, startBrowserServer, startSite, type Site } from '../helpers/browser.js';
 import { ensureWebBuilt } from '../helpers/build.js';
-import { capture, settle, watchConsole } from '../helpers/dashboard.js';
+import { capture, captureDark, settle, watchConsole } from '../helpers/dashboard.js';
 import { decodeImage } from '../helpers/qr-images.js';
 import type { TestServer } from '../helpers/server.js';
 
@@ -138,9 +138,7 @@ describe.skipIf(!chromiumPresent())('dashboard in Chromium', () => {
     await page.click('nav >> text=Overview');
     await expect.poll(() => page.textContent('.top-links')).toContain('Summer sale');
     await capture(page, 'home', axe);
-    await page.emulateMedia({ colorScheme: 'dark' }); // the system's dark mode: contrast is checked there too
-    await capture(page, 'home-dark', axe);
-    await page.emulateMedia({ colorScheme: 'light' });
+    await captureDark(page, 'home-dark', axe); // the system's dark mode: contrast is checked there too
     await page.click('nav >> text=Account');
     await page.click('text=Make a new API key');
     const key = await page.locator('[data-testid=api-key]').textContent();
