@@ -1,5 +1,6 @@
-// Compares two builds' CPU per redirect with both under load at the same time, so the machine's drift (the
-// other tenants of a shared host, the CPU's clock) lands on both alike and the per-window difference is paired.
+// Compares two builds' CPU per redirect (the main thread, and the others: click writer, GC helpers) with both
+// under load at the same time, so the machine's drift (the other tenants of a shared host, the CPU's clock)
+// lands on both alike and the per-window difference is paired.
 // `node bench/paired.mjs BUILD_A BUILD_B` (each a checkout with dist/ built and node_modules); env WINDOWS
 // (default 10), ENV_A / ENV_B (JSON of extra env for that server). Needs wrk.
 import { execFile, execFileSync } from 'node:child_process';
@@ -8,14 +9,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { IPS, LANGUAGES, REFERERS, SCRAMBLE, USER_AGENTS } from './lib/browser.mjs';
+import { wrkCommand } from './lib/generator.mjs';
 import { freePort, median, start, stop, waitForPort } from './lib/proc.mjs';
 
 const [A, B] = process.argv.slice(2, 4).map((dir) => resolve(dir ?? '.'));
 const WINDOWS = Number(process.env.WINDOWS ?? 10);
 const SECONDS = 4;
 const SETTLE_MS = 1_500; // the last batch of a window is written before its CPU is read
-const WRK_SCRIPT = new URL('./lib/wrk.lua', import.meta.url).pathname;
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'redirectory-paired-'));
 
@@ -33,32 +33,33 @@ async function server(build, name, extraEnv) {
   return { child, port };
 }
 
-/** CPU seconds so far of the main thread and of the other threads named `node` (the click writer). */
+/**
+ * CPU seconds so far of the main thread and of all the others: the click writer, and V8's and libuv's
+ * helpers (Node names them all `node`, so they are not told apart).
+ */
 function threadCpu(pid) {
-  const cpu = { main: 0, writer: 0 };
+  const cpu = { main: 0, others: 0 };
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const seconds = (Number(fields[11]) + Number(fields[12])) / 100;
-      if (tid === String(pid)) cpu.main += seconds;
-      else if (stat.includes('(node)')) cpu.writer += seconds;
+      cpu[tid === String(pid) ? 'main' : 'others'] += (Number(fields[11]) + Number(fields[12])) / 100;
     } catch {} // a thread that ended between the listing and the read
   }
   return cpu;
 }
 
-const wrkArgs = ['host=bench.test', 'method=GET', `scramble=${SCRAMBLE}`, 'prefix=d', 'count=1000', 'zipf=0'];
-for (const [key, values] of Object.entries({ ua: USER_AGENTS, lang: LANGUAGES, ref: REFERERS, ip: IPS })) wrkArgs.push(...values.map((v) => `${key}=${v}`));
+/** One wrk a server, both at once: answered requests of a run over 1000 direct links, the benchmark's traffic. */
 async function wrk(port, seconds) {
-  const { stdout } = await run('wrk', ['-t', '1', '-c', '25', '-d', `${seconds}s`, '--timeout', '10s', '-s', WRK_SCRIPT, `http://127.0.0.1:${port}`, '--', ...wrkArgs]);
+  const spec = { url: `http://127.0.0.1:${port}`, host: 'bench.test', threads: 1, connections: 25, duration: seconds, paths: { prefix: 'd', count: 1000 } };
+  const { stdout } = await run('wrk', wrkCommand(spec));
   return JSON.parse(stdout.trim().split('\n').pop()).requests;
 }
 
 const servers = [await server(A, 'a', JSON.parse(process.env.ENV_A ?? '{}')), await server(B, 'b', JSON.parse(process.env.ENV_B ?? '{}'))];
 await Promise.all(servers.map((s) => wrk(s.port, 2))); // warm-up: JIT and the first aggregate rows
 await sleep(SETTLE_MS);
-const diffs = { main: [], writer: [], total: [] };
+const diffs = { main: [], others: [], total: [] };
 for (let i = 0; i < WINDOWS; i++) {
   const before = servers.map((s) => threadCpu(s.child.pid));
   const requests = await Promise.all(servers.map((s) => wrk(s.port, SECONDS)));
@@ -66,13 +67,13 @@ for (let i = 0; i < WINDOWS; i++) {
   const us = servers.map((s, k) => {
     const after = threadCpu(s.child.pid);
     const per = (key) => ((after[key] - before[k][key]) * 1e6) / requests[k];
-    return { main: per('main'), writer: per('writer') };
+    return { main: per('main'), others: per('others') };
   });
-  for (const key of ['main', 'writer']) diffs[key].push(us[1][key] - us[0][key]);
-  diffs.total.push(us[1].main + us[1].writer - us[0].main - us[0].writer);
-  console.log(`window ${i + 1}: A ${us[0].main.toFixed(1)} + ${us[0].writer.toFixed(1)} µs/req (${requests[0]} req), B ${us[1].main.toFixed(1)} + ${us[1].writer.toFixed(1)} µs/req (${requests[1]} req)`);
+  for (const key of ['main', 'others']) diffs[key].push(us[1][key] - us[0][key]);
+  diffs.total.push(us[1].main + us[1].others - us[0].main - us[0].others);
+  console.log(`window ${i + 1}: A ${us[0].main.toFixed(1)} + ${us[0].others.toFixed(1)} µs/req (${requests[0]} req), B ${us[1].main.toFixed(1)} + ${us[1].others.toFixed(1)} µs/req (${requests[1]} req)`);
 }
 await Promise.all(servers.map((s) => stop(s.child)));
 rmSync(dir, { recursive: true, force: true });
 const show = (values) => `${median(values).toFixed(1)} (windows: ${values.map((v) => v.toFixed(1)).join(' ')})`;
-console.log(`B − A, median µs a request: main thread ${show(diffs.main)}; writer ${show(diffs.writer)}; whole server ${show(diffs.total)}`);
+console.log(`B − A, median µs a request: main thread ${show(diffs.main)}; other threads (writer, GC) ${show(diffs.others)}; whole server ${show(diffs.total)}`);

@@ -38,14 +38,19 @@ function wrkArgs(spec) {
   return args;
 }
 
+/** wrk's command line for a spec (url, connections, duration, optional threads, and what wrkArgs reads). */
+export function wrkCommand(spec) {
+  const threads = spec.threads ?? Math.min(WRK_THREADS, spec.connections);
+  return ['-t', String(threads), '-c', String(spec.connections), '-d', `${spec.duration}s`,
+    '--timeout', '10s', '-s', WRK_SCRIPT, spec.url, '--', ...wrkArgs(spec)];
+}
+
 /**
  * wrk runs for a duration (it has no request count): requests still in flight when it stops were served
  * but never counted, and are reported as `unanswered` (requests built minus requests answered).
  */
 function runWrk(spec) {
-  const args = ['-t', String(Math.min(WRK_THREADS, spec.connections)), '-c', String(spec.connections), '-d', `${spec.duration}s`,
-    '--timeout', '10s', '-s', WRK_SCRIPT, spec.url, '--', ...wrkArgs(spec)];
-  const out = execFileSync('wrk', args, { encoding: 'utf8' });
+  const out = execFileSync('wrk', wrkCommand(spec), { encoding: 'utf8' });
   const r = JSON.parse(out.trim().split('\n').pop());
   return {
     requests: r.requests, rps: r.requests / (r.durationUs / 1e6), p50: r.p50Us / 1000, p99: r.p99Us / 1000,

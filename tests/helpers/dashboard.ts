@@ -53,8 +53,9 @@ export async function capture(page: Page, name: string, axeResults: Record<strin
 
 /**
  * The page as a system in dark mode loads it: a new page of the same session with `prefers-color-scheme: dark`,
- * captured as `capture` does, its console free of errors. Not emulateMedia on the page under test: once in CI, Chromium stopped running
- * animation frames on a page right after its colour scheme was switched back, and every later click waited forever.
+ * captured as `capture` does, its console free of errors. Not emulateMedia on the page under test: once in CI,
+ * Chromium stopped running animation frames on a page right after its colour scheme was switched back, and
+ * every later click waited on them.
  */
 export async function captureDark(page: Page, name: string, axeResults: Record<string, string[]>): Promise<void> {
   const browser = page.context().browser()!;
