@@ -1,10 +1,11 @@
 // Instructions a redirect costs, counted by valgrind's callgrind instead of timed: the count does not move
-// with the machine's drift (two runs of one build agree within about 2%). It counts user-space instructions
-// only (not the kernel's socket work, not cache misses). Run one at a time: two servers under valgrind at
-// once can land in another JIT state (docs/performance.md#issue-14-bench). `node bench/instructions.mjs
-// BUILD [WARM] [MEASURED]` (a checkout with dist/ built; needs valgrind): a server on 1000 seeded links, WARM
-// requests to warm the JIT, then MEASURED counted ones. Prints instructions a request per thread (the main
-// thread is thread 1); KEEP=1 keeps callgrind's files for callgrind_annotate. Takes about two minutes.
+// with the machine's drift. It counts user-space instructions only (not the kernel's socket work, not cache
+// misses). Runs of one build agree within about 2% unless a process lands in the slow state where V8's
+// runtime defines the tick objects' keys (docs/performance.md#issue-14-bench), about 25,000 more: run it a
+// few times. `node bench/instructions.mjs BUILD [WARM] [MEASURED]` (a checkout with dist/ built; needs
+// valgrind): a server on 1000 seeded links, WARM requests to warm the JIT, then MEASURED counted ones. Prints
+// instructions a request per thread (the main thread is thread 1); KEEP=1 keeps callgrind's files, with
+// the count of every function and call. Takes about two minutes.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -23,18 +24,25 @@ const port = await freePort();
 const HOST = '127.0.0.1';
 // valgrind names its control pipes after $HOST, which the server's own HOST setting overrides: callgrind_control
 // is given the same.
-const env = { ...process.env, PORT: String(port), HOST, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, BASE_URL: 'http://bench.test', TRUST_PROXY: 'true', LOG_LEVEL: 'warn' };
+const env = {
+  ...process.env, PORT: String(port), HOST, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+  BASE_URL: 'http://bench.test', TRUST_PROXY: 'true', LOG_LEVEL: 'warn',
+};
 const server = spawn('valgrind', ['--tool=callgrind', '--smc-check=all-non-file', '--separate-threads=yes',
   `--callgrind-out-file=${join(dir, 'cg.out')}`, 'node', join(build, 'dist/server.js')],
 { cwd: build, env, stdio: ['ignore', 'ignore', openSync(join(dir, 'valgrind.log'), 'w')] });
-const control = (command) => execFileSync('callgrind_control', [command, String(server.pid)], { env: { ...process.env, HOST }, stdio: 'ignore' });
+const control = (command) =>
+  execFileSync('callgrind_control', [command, String(server.pid)], { env: { ...process.env, HOST }, stdio: 'ignore' });
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
 let sent = 0;
 /** The benchmark's browser headers, chosen by the request's number: both builds get the same sequence. */
 function redirect() {
   const i = sent++;
-  const headers = { host: 'bench.test', 'user-agent': USER_AGENTS[i % USER_AGENTS.length], 'accept-language': LANGUAGES[(i >> 2) % LANGUAGES.length], 'x-forwarded-for': IPS[(i >> 4) % IPS.length] };
+  const headers = {
+    host: 'bench.test', 'user-agent': USER_AGENTS[i % USER_AGENTS.length],
+    'accept-language': LANGUAGES[(i >> 2) % LANGUAGES.length], 'x-forwarded-for': IPS[(i >> 4) % IPS.length],
+  };
   const referer = REFERERS[(i >> 3) % REFERERS.length];
   if (referer) headers.referer = referer;
   return new Promise((done, fail) => {
@@ -80,4 +88,5 @@ for (const file of readdirSync(dir).filter((f) => /^cg\.out\.\d+-\d+$/.test(f)))
 if (process.env.KEEP === '1') console.log(`callgrind files kept in ${dir}`);
 else rmSync(dir, { recursive: true, force: true });
 threads.sort((a, b) => a.thread - b.thread);
-console.log(`instructions a request, ${MEASURED} redirects at 1k links: ${threads.map((t) => `thread ${t.thread} ${Math.round(t.perRequest)}`).join(', ')}`);
+const counts = threads.map((t) => `thread ${t.thread} ${Math.round(t.perRequest)}`).join(', ');
+console.log(`instructions a request, ${MEASURED} redirects at 1k links: ${counts}`);
