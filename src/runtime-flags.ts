@@ -1,3 +1,4 @@
+import { executionAsyncResource } from 'node:async_hooks';
 import { setFlagsFromString } from 'node:v8';
 
 /**
@@ -6,3 +7,12 @@ import { setFlagsFromString } from 'node:v8';
  * old generation for good (docs/performance.md#pretenuring).
  */
 setFlagsFromString('--no-allocation-site-pretenuring');
+
+/**
+ * One of `process.nextTick`'s tick objects, kept for the life of the process. V8 remembers the maps of
+ * that literal's computed-key stores weakly: a full collection while no tick object is alive frees them,
+ * the next tick then meets a new map, and from then on every tick defines its keys in V8's runtime
+ * (docs/performance.md#tick-object-maps). A live tick object keeps its maps.
+ */
+const kept: object[] = [];
+process.nextTick(() => kept.push(executionAsyncResource()));

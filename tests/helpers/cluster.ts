@@ -37,12 +37,15 @@ export interface NodeOptions {
   entry?: 'src' | 'dist';
   /** Characters of log kept for `output()` (default the last 20,000). */
   logLimit?: number;
+  /** Node's own options, before the entry (V8 flags, `--require`). */
+  nodeArgs?: string[];
 }
 
 /** Starts a node with `env` on a free port and waits until GET /ready answers 200. */
 export async function startNode(name: string, env: Record<string, string>, options: NodeOptions = {}): Promise<NodeProcess> {
   const port = await freePort();
-  const args = options.entry === 'dist' ? ['dist/server.js'] : ['--import', 'tsx', 'src/server.ts'];
+  const entry = options.entry === 'dist' ? ['dist/server.js'] : ['--import', 'tsx', 'src/server.ts'];
+  const args = [...(options.nodeArgs ?? []), ...entry];
   const logLimit = options.logLimit ?? 20_000;
   const proc = spawn(process.execPath, args, {
     cwd: process.cwd(),

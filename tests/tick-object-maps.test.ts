@@ -1,0 +1,57 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createUser } from '../src/features/account/service.js';
+import { ensureBuilt } from './helpers/build.js';
+import { send, startNode, type NodeProcess } from './helpers/cluster.js';
+import { processDb, type ProcessDb } from './helpers/process-db.js';
+import { TEST_HOST } from './helpers/server.js';
+
+/**
+ * The server keeps process.nextTick's literal stores monomorphic across full collections
+ * (src/runtime-flags.ts, docs/performance.md#tick-object-maps). Without the kept tick object, a full
+ * collection between two idle moments frees the maps and every later tick defines its keys in V8's runtime.
+ */
+let db: ProcessDb;
+let node: NodeProcess | undefined;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  db = await processDb();
+}, 120_000);
+
+afterAll(async () => {
+  node?.kill();
+  await node?.exited;
+  await db?.close();
+});
+
+async function redirects(url: string, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const res = await send(url, 'GET', '/ticks', { headers: { host: TEST_HOST } });
+    expect(res.status).toBe(302);
+  }
+}
+
+async function waitFor(text: string): Promise<string> {
+  for (let i = 0; i < 100 && !node!.output().includes(text); i++) await sleep(100);
+  return node!.output();
+}
+
+it('a full collection with no tick in flight leaves nextTick\'s literal stores monomorphic', async () => {
+  const key = await db.withCtx(async (ctx) => (await createUser(ctx, { email: `ticks${process.pid}@example.com` })).apiKey);
+  node = await startNode('ticks', db.env, {
+    entry: 'dist', logLimit: 1_000_000,
+    nodeArgs: ['--allow-natives-syntax', '--expose-gc', '--require', './tests/fixtures/tick-probe.cjs'],
+  });
+  const created = await send(node.url, 'POST', '/api/url/add', { key, body: { url: 'https://example.com/t', custom: 'ticks' } });
+  expect(created.status, created.text).toBe(200);
+  await redirects(node.url, 200);
+  node.proc.kill('SIGUSR2');
+  await waitFor('collected');
+  await redirects(node.url, 200);
+  node.proc.kill('SIGUSR2');
+  const output = await waitFor('SharedFunctionInfo nextTick');
+  const slots = [...output.matchAll(/DefineKeyedOwnPropertyInLiteral (\w+)/g)].map((m) => m[1]);
+  expect(slots.length, output.slice(-3000)).toBeGreaterThanOrEqual(4);
+  expect(slots).not.toContain('MEGAMORPHIC');
+});
