@@ -1,11 +1,11 @@
 // Instructions a redirect costs, counted by valgrind's callgrind instead of timed: the count does not move
 // with the machine's drift. It counts user-space instructions only (not the kernel's socket work, not cache
-// misses). Runs of one build agree within about 2% unless a process lands in the slow state where V8's
-// runtime defines the tick objects' keys (docs/performance.md#issue-14-bench), about 25,000 more: run it a
-// few times. `node bench/instructions.mjs BUILD [WARM] [MEASURED]` (a checkout with dist/ built; needs
-// valgrind): a server on 1000 seeded links, WARM requests to warm the JIT, then MEASURED counted ones. Prints
-// instructions a request per thread (the main thread is thread 1); KEEP=1 keeps callgrind's files, with
-// the count of every function and call. Takes about two minutes.
+// misses). Runs of one build agree within about 2%; a build without docs/performance.md#tick-object-maps
+// sometimes lands about 25,000 higher, where V8's runtime defines the tick objects' keys.
+// `node bench/instructions.mjs BUILD [WARM] [MEASURED]` (a checkout with dist/ built; needs valgrind): a
+// server on 1000 seeded links, WARM requests to warm the JIT, then MEASURED counted ones. Prints instructions
+// a request per thread (the main thread is thread 1); KEEP=1 keeps callgrind's files, with the count of
+// every function and call. Takes about two minutes.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
