@@ -38,12 +38,15 @@ async function redirects(url: string, count: number): Promise<void> {
 const SLOT = /DefineKeyedOwnPropertyInLiteral (\w+)/g;
 const LITERAL_SLOTS = 4; // the tick object's four properties, from its first computed key on
 
-async function collected(): Promise<void> {
+/** Waits up to 10 s for the probe's word that the collections ran, and returns the output so far. */
+async function collected(): Promise<string> {
   for (let i = 0; i < 100 && !node!.output().includes('collected'); i++) await sleep(100);
+  return node!.output();
 }
 
 it('a full collection with no tick in flight leaves nextTick\'s literal stores monomorphic', async () => {
-  const key = await db.withCtx(async (ctx) => (await createUser(ctx, { email: `ticks${process.pid}@example.com` })).apiKey);
+  const email = `ticks${process.pid}@example.com`;
+  const key = await db.withCtx(async (ctx) => (await createUser(ctx, { email })).apiKey);
   node = await startNode('ticks', db.env, {
     entry: 'dist', logLimit: 1_000_000,
     nodeArgs: ['--allow-natives-syntax', '--expose-gc', '--require', './tests/fixtures/tick-probe.cjs'],
@@ -52,7 +55,8 @@ it('a full collection with no tick in flight leaves nextTick\'s literal stores m
   expect(created.status, created.text).toBe(200);
   await redirects(node.url, 200);
   node.proc.kill('SIGUSR2');
-  await collected();
+  // Without the probe's word the collections never ran, and the rest would prove nothing.
+  expect(await collected()).toContain('collected');
   await redirects(node.url, 200);
   const closed = once(node.proc, 'close'); // after the exit, once its output has been read to the end
   node.proc.kill('SIGUSR2');
