@@ -10,6 +10,7 @@ import { accountByApiKey } from './features/account/keys/service.js';
 import { apiKeyRoutes } from './features/account/keys/routes.js';
 import { activityRoutes } from './features/account/activity/routes.js';
 import { scheduleActivityPrune } from './features/account/activity/service.js';
+import { reportDuplicateEmails } from './features/account/start-up.js';
 import { campaignRoutes } from './features/campaigns/routes.js';
 import { channelRoutes } from './features/channels/routes.js';
 import { domainRoutes } from './features/domains/routes.js';
@@ -19,7 +20,7 @@ import { customPageRoutes } from './features/custom-pages/routes.js';
 import { pixelRoutes } from './features/pixels/routes.js';
 import { qrRoutes } from './features/qr/routes.js';
 import { sessionRoutes } from './features/session/routes.js';
-import { accountBySession, sessionTokenOf } from './features/session/service.js';
+import { accountBySession, endOtherSessions, sessionTokenOf } from './features/session/service.js';
 import { announceSetup } from './features/session/setup.js';
 import { seriesRoutes } from './features/stats/series-routes.js';
 import { visitRoutes } from './features/stats/visits-routes.js';
@@ -42,7 +43,7 @@ import { PAGE_STYLE, PAGE_STYLE_PATH } from './lib/page-style.js';
 import { DOCS_LOGO, DOCS_THEME, DOCS_UI_CONFIG } from './lib/docs-theme.js';
 import { RedisRateLimitStore } from './http/redis-rate-limit.js';
 
-const API_FEATURES = [accountRoutes, apiKeyRoutes, activityRoutes, domainRoutes, customPageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes, seriesRoutes,
+const API_FEATURES = [apiKeyRoutes, activityRoutes, domainRoutes, customPageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes, seriesRoutes,
   visitRoutes, linkCsvRoutes, seriesExportRoutes];
 
 export interface AppOptions {
@@ -81,6 +82,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       accountOf: (token) => accountBySession(ctx, token),
     }));
     scopeRoutes(api);
+    // Account changes end sessions, which the session feature owns: wired here, as session imports account.
+    accountRoutes(api, ctx, (userId, keep) => endOtherSessions(ctx, userId, keep));
     for (const feature of API_FEATURES) feature(api, ctx);
     sessionRoutes(api, ctx, store);
     // `/api` itself is no endpoint, but without this the public `/:alias` route would answer it with a page.
@@ -88,6 +91,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   }, { prefix: '/api' });
 
   await announceSetup(ctx);
+  await reportDuplicateEmails(ctx);
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' })); // liveness: no I/O
   app.get('/ready', { schema: { hide: true } }, async (_req, reply) => {
     const { ready, ...checks } = await checkReadiness(readinessProbes(ctx));

@@ -174,12 +174,12 @@ describe('budgets', () => {
     }
   });
 
-  it(`refuses sign-ins after ${SIGNIN_LIMITS.account} failures for an account, even with the right password, with Retry-After`, async () => {
+  it(`refuses sign-ins after ${SIGNIN_LIMITS.accountClient} failures for an account from one client, even with the right password, with Retry-After`, async () => {
     const fresh = await startServer({ RATE_LIMIT_MAX: '100000' });
     try {
       const session = await signedInUser(fresh); // a success is no failure
       const statuses = [];
-      for (let i = 0; i < SIGNIN_LIMITS.account; i++) {
+      for (let i = 0; i < SIGNIN_LIMITS.accountClient; i++) {
         statuses.push((await dashboard(fresh, 'POST', '/api/session', { body: { email: session.email, password: `wrong ${i}` } })).status);
       }
       expect(statuses.every((s) => s === 401)).toBe(true);

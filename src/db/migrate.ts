@@ -12,6 +12,7 @@ import * as importJobs from './migrations/0008-import-jobs.js';
 import * as sessions from './migrations/0009-sessions.js';
 import * as apiKeys from './migrations/0010-api-keys.js';
 import * as accountActivity from './migrations/0011-account-activity.js';
+import * as accountSafety from './migrations/0012-account-safety.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0009-sessions': sessions,
   '0010-api-keys': apiKeys,
   '0011-account-activity': accountActivity,
+  '0012-account-safety': accountSafety,
 };
 
 /** Every migration's name, in order. */

@@ -6,6 +6,8 @@ type Flag = number;
 export interface UsersTable {
   id: Generated<number>;
   email: string;
+  /** emailKey(email), unique; null only for an account whose e-mail differed only in case from an older one's before 0012. */
+  email_key: string | null;
   username: string;
   password_hash: string;
   avatar: Generated<string>;

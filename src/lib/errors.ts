@@ -41,7 +41,7 @@ export const ERRORS = catalogue({
 
   // Accounts.
   email_invalid: { status: 400, message: 'Please enter a valid e-mail address.', about: 'Not an e-mail address.' },
-  email_taken: { status: 409, message: 'An account with that e-mail already exists.', about: 'Another account has that e-mail.' },
+  email_taken: { status: 409, message: 'An account with that e-mail already exists.', about: 'Another account has that e-mail, in any case.' },
   username_invalid: { status: 400, message: 'Usernames are 3 to 32 letters, digits, dots, dashes or underscores.', about: 'Not a valid username.' },
   username_taken: { status: 409, message: 'That username is taken.', about: 'Another account has that username.' },
   account_taken: { status: 409, message: 'That e-mail or username is already registered.', about: 'Another account has that e-mail or username.' },
@@ -56,11 +56,11 @@ export const ERRORS = catalogue({
   },
   registration_closed: { status: 403, message: 'Sign-up is closed on this installation. Ask its administrator for an account.', about: 'POST /api/session/register without REGISTRATION=open.' },
   setup_token_invalid: { status: 403, message: 'This setup link is not valid. Use the one in the server log.', about: 'The first-account setup token is wrong.' },
-  setup_done: { status: 409, message: 'This installation already has an account: sign in instead.', about: 'First-account setup after an account exists.' },
+  setup_done: { status: 409, message: 'This installation already has an account: sign in instead.', about: 'First-account setup after an account was made (even if since deleted).' },
   signin_throttled: {
     status: 429,
     message: (seconds: number) => `Too many failed sign-ins. Try again in ${Math.max(Math.ceil(seconds / 60), 1)} minutes.`,
-    about: 'Too many failed sign-ins for the account or from the client; see Retry-After.',
+    about: 'Too many failed sign-ins from the client, for the account from the client, or for the account from all clients (the hourly ceiling); see Retry-After.',
   },
   scope_invalid: {
     status: 400,

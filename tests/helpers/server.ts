@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { request } from 'undici';
 import { buildApp } from '../../src/app.js';
@@ -47,9 +48,10 @@ let counter = 0;
  * DATABASE_URL=postgres://… a new schema in that database, dropped on close. With REDIS_URL each server
  * gets its own REDIS_PREFIX, so parallel test files never share rate-limit windows or invalidations.
  * Env overrides go through the same config loader as production. `port` listens there instead of a random
- * port, for a server whose BASE_URL is its own address (tests/helpers/browser.ts).
+ * port, for a server whose BASE_URL is its own address (tests/helpers/browser.ts); `log` receives the server's
+ * log lines (JSON, one a line) at LOG_LEVEL.
  */
-export async function startServer(env: Record<string, string> = {}, listen: { port?: number } = {}): Promise<TestServer> {
+export async function startServer(env: Record<string, string> = {}, listen: { port?: number; log?: Writable } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'redirectory-test-'));
   const name = uniqueName();
   const pgBase = process.env.DATABASE_URL;
@@ -63,7 +65,7 @@ export async function startServer(env: Record<string, string> = {}, listen: { po
     CLICK_FLUSH_MS: '50',
     ...env,
   });
-  const ctx = await createContext(config, pino({ level: config.LOG_LEVEL })).catch(async (err: unknown) => {
+  const ctx = await createContext(config, listen.log ? pino({ level: config.LOG_LEVEL }, listen.log) : pino({ level: config.LOG_LEVEL })).catch(async (err: unknown) => {
     await schema?.drop();
     throw err;
   });

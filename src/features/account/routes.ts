@@ -3,11 +3,11 @@ import { actorOf } from '../../http/actor.js';
 import { errorResponses, ok, OkMessage } from '../../http/envelopes.js';
 import { accountOf, type App, type GateConfig } from '../../http/types.js';
 import { AccountResponse, AccountUpdateBody, ApiKeyResponse } from './schema.js';
-import { getAccount, updateAccount } from './service.js';
+import { getAccount, updateAccount, type EndSessions } from './service.js';
 import { recordAccountUpdate } from './activity/service.js';
 import { replaceDefaultKey } from './keys/service.js';
 
-export function accountRoutes(app: App, ctx: AppContext): void {
+export function accountRoutes(app: App, ctx: AppContext, endSessions: EndSessions): void {
   const read = { tags: ['account'], response: { 200: AccountResponse, ...errorResponses } };
   app.get('/account', { schema: { ...read, summary: 'The account that owns the API key' } }, async (req) => ({
     error: 0 as const,
@@ -19,9 +19,12 @@ export function accountRoutes(app: App, ctx: AppContext): void {
     data: await getAccount(ctx, accountOf(req).userId),
   }));
   app.put('/account/update', {
-    schema: { tags: ['account'], summary: 'Change e-mail and/or password', body: AccountUpdateBody, response: { 200: OkMessage, ...errorResponses } },
+    schema: {
+      tags: ['account'], summary: 'Change e-mail and/or password', body: AccountUpdateBody, response: { 200: OkMessage, ...errorResponses },
+      description: 'A change signs the account out of every dashboard session but the one that made it (all of them when an API key made it).',
+    },
   }, async (req) => {
-    await updateAccount(ctx, accountOf(req).userId, req.body);
+    await updateAccount(ctx, accountOf(req), req.body, endSessions);
     await recordAccountUpdate(ctx, accountOf(req).userId, req.body, actorOf(req));
     return ok('Account has been successfully updated.');
   });

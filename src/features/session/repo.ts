@@ -17,8 +17,11 @@ export async function deleteSession(db: Db, tokenHash: string): Promise<void> {
   await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
 }
 
-export async function deleteUserSessions(db: Db, userId: number): Promise<number> {
-  const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+/** Deletes the account's sessions, all but `keep` when it names one. */
+export async function deleteUserSessions(db: Db, userId: number, keep: string | null = null): Promise<number> {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (keep !== null) query = query.where('token_hash', '!=', keep);
+  const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 

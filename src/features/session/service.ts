@@ -98,3 +98,8 @@ export function endSession(ctx: AppContext, sessionId: string): Promise<void> {
 export async function endAllSessions(ctx: AppContext, userId: number): Promise<{ revoked: number }> {
   return { revoked: await repo.deleteUserSessions(ctx.db, userId) };
 }
+
+/** After a password or e-mail change: every session of the account ends but `keep`, the one that made it (all when null). */
+export async function endOtherSessions(ctx: AppContext, userId: number, keep: string | null): Promise<{ revoked: number }> {
+  return { revoked: await repo.deleteUserSessions(ctx.db, userId, keep) };
+}
