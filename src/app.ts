@@ -6,7 +6,10 @@ import { sql } from 'kysely';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import type { AppContext } from './context.js';
 import { accountRoutes } from './features/account/routes.js';
-import { accountByApiKey } from './features/account/service.js';
+import { accountByApiKey } from './features/account/keys/service.js';
+import { apiKeyRoutes } from './features/account/keys/routes.js';
+import { activityRoutes } from './features/account/activity/routes.js';
+import { scheduleActivityPrune } from './features/account/activity/service.js';
 import { campaignRoutes } from './features/campaigns/routes.js';
 import { channelRoutes } from './features/channels/routes.js';
 import { domainRoutes } from './features/domains/routes.js';
@@ -31,14 +34,15 @@ import { ErrorBody } from './http/envelopes.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.js';
-import type { App } from './http/types.js';
+import type { App, GateConfig } from './http/types.js';
+import { scopeRoutes } from './http/scopes.js';
 import { validatorCompiler } from './http/validation.js';
 import { checkReadiness } from './lib/readiness.js';
 import { PAGE_STYLE, PAGE_STYLE_PATH } from './lib/page-style.js';
 import { DOCS_LOGO, DOCS_THEME, DOCS_UI_CONFIG } from './lib/docs-theme.js';
 import { RedisRateLimitStore } from './http/redis-rate-limit.js';
 
-const API_FEATURES = [accountRoutes, domainRoutes, customPageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes, seriesRoutes,
+const API_FEATURES = [accountRoutes, apiKeyRoutes, activityRoutes, domainRoutes, customPageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes, seriesRoutes,
   visitRoutes, linkCsvRoutes, seriesExportRoutes];
 
 export interface AppOptions {
@@ -69,15 +73,18 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   const store = options.rateLimitStore
     ?? (ctx.redis ? new RedisRateLimitStore(ctx.redis, ctx.config.REDIS_PREFIX, ctx.log) : new MemoryRateLimitStore());
   app.addHook('onClose', () => store.close());
+  const stopActivityPrune = scheduleActivityPrune(ctx, ctx.log);
+  app.addHook('onClose', () => stopActivityPrune());
   await app.register(async (api) => {
     api.addHook('onRequest', apiGate(ctx, store, (key) => accountByApiKey(ctx, key), {
       tokenOf: sessionTokenOf,
       accountOf: (token) => accountBySession(ctx, token),
     }));
+    scopeRoutes(api);
     for (const feature of API_FEATURES) feature(api, ctx);
     sessionRoutes(api, ctx, store);
     // `/api` itself is no endpoint, but without this the public `/:alias` route would answer it with a page.
-    api.all('/', { schema: { hide: true } }, (_req, reply) => reply.callNotFound());
+    api.all('/', { config: { scope: 'any' } satisfies GateConfig, schema: { hide: true } }, (_req, reply) => reply.callNotFound());
   }, { prefix: '/api' });
 
   await announceSetup(ctx);

@@ -22,6 +22,8 @@ const EnvSchema = Type.Object({
   SERIES_HOURLY_DAYS: Type.Integer({ minimum: 1, maximum: 3660, default: 90 }),
   /** Days of the visit log kept (pruned in the background); 0 logs no visits. */
   VISIT_LOG_DAYS: Type.Integer({ minimum: 0, maximum: 3660, default: 30 }),
+  /** Days the account activity log (sign-ins, key and credential changes, imports, exports) keeps its entries. */
+  ACTIVITY_LOG_DAYS: Type.Integer({ minimum: 1, maximum: 3660, default: 90 }),
   LINK_CACHE_SIZE: Type.Integer({ minimum: 0, default: 100_000 }),
   LINK_CACHE_TTL_S: Type.Optional(Type.Integer({ minimum: 0 })),
   SECRET: Type.Optional(Type.String({ minLength: 16 })),

@@ -39,7 +39,9 @@ describe('secrets', () => {
       for (const secret of secrets) expect(rows.includes(secret), `${table.name} holds a secret`).toBe(false);
     }
     const row = await db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
-    expect(row.api_key_hash).toBe(createHash('sha256').update(k).digest('hex'));
+    // Keys live in api_keys since migration 0010 (users.api_key_hash holds a placeholder no key hashes to).
+    const keyRow = await db.selectFrom('api_keys').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    expect(keyRow.key_hash).toBe(createHash('sha256').update(k).digest('hex'));
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
     const links = await db.selectFrom('links').select('password_hash').where('user_id', '=', user.id).execute();
     expect(links.map((l) => l.password_hash)).toEqual([expect.stringMatching(/^\$argon2id\$/), expect.stringMatching(/^\$argon2id\$/)]);
@@ -57,7 +59,7 @@ describe('secrets', () => {
     expect([wrong.status, right.status]).toEqual([401, 200]);
     shown.push(wrong.text, JSON.stringify(right.headers), right.text, (await server.visit('/secret-two', { headers: { 'user-agent': BROWSER } })).text);
     for (const text of shown) {
-      for (const secret of [...secrets, 'short-1', 'tiny-2', 'guess-secret-3', row.api_key_hash, '$argon2']) expect(text).not.toContain(secret);
+      for (const secret of [...secrets, 'short-1', 'tiny-2', 'guess-secret-3', keyRow.key_hash, '$argon2']) expect(text).not.toContain(secret);
     }
   });
 

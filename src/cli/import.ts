@@ -3,6 +3,8 @@ import type { AppContext } from '../context.js';
 import { userIdByEmail } from '../features/account/service.js';
 import { importCsv, type ImportSummary } from '../features/links/import-service.js';
 import { fail } from '../lib/errors.js';
+import { CLI_ACTOR } from '../http/actor.js';
+import { recordActivity } from '../features/account/activity/service.js';
 
 const BAR = 30;
 /** Without a terminal (a log, a pipe), a line every this many seconds instead of a redrawn bar. */
@@ -42,5 +44,6 @@ export async function importCommand(ctx: AppContext, email: string | undefined, 
     onChunk: ({ done, failed }) => bar.show(done, failed),
   });
   bar.show(summary.done, summary.failed, true);
+  await recordActivity(ctx, userId, 'import', CLI_ACTOR);
   return summary;
 }

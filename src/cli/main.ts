@@ -7,6 +7,9 @@ import { createUser, deleteUserByEmail, listUsers, rotateKey, setPassword } from
 import { endAllSessions } from '../features/session/service.js';
 import { fail } from '../lib/errors.js';
 import { importCommand } from './import.js';
+import { addKeyCommand, listKeysCommand, revokeKeyCommand } from './keys.js';
+import { CLI_ACTOR } from '../http/actor.js';
+import { recordActivity } from '../features/account/activity/service.js';
 
 const USAGE = `Redirectory CLI
   user create --email E [--password P] [--username U]   prints {"id","email","username","apiKey"}
@@ -14,7 +17,13 @@ const USAGE = `Redirectory CLI
   user delete --email E
   user password --email E [--password P]                sets the dashboard password (read from stdin when
                                                         --password is absent) and signs the account out everywhere
-  key rotate --email E                                  the old key stops working at once
+  key rotate --email E                                  replaces the full key "default" (prints it once); the old one
+                                                        stops working at once, other keys stay
+  key add EMAIL --name N --scopes S1,S2 [--expires TS]  a scoped key (scopes: *, or account|links|qr|domains|campaigns|
+                                                        channels|pixels|pages|stats :read/:write; TS is YYYY-MM-DD HH:MM:SS
+                                                        UTC); prints {"id","key"}, the key shown only once
+  key list EMAIL                                        prints the account's keys (never their secrets)
+  key revoke EMAIL ID                                   the key stops working at once
   migrate                                               brings the database schema up to date
   import --email E FILE.csv                             imports links as POST /api/urls/import does; progress on stderr,
                                                         prints {"format","total","done","failed","errors"}
@@ -26,10 +35,14 @@ async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { email: { type: 'string' }, password: { type: 'string' }, username: { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      email: { type: 'string' }, password: { type: 'string' }, username: { type: 'string' }, help: { type: 'boolean' },
+      name: { type: 'string' }, scopes: { type: 'string' }, expires: { type: 'string' },
+    },
   });
-  // `import` takes a file name after it; the other commands are all words.
-  const name = positionals[0] === 'import' ? 'import' : positionals.join(' ');
+  // `import` and `key add|list|revoke` take arguments after them; the other commands are all words.
+  const takesArgs = positionals[0] === 'import' || (positionals[0] === 'key' && positionals[1] !== 'rotate');
+  const name = takesArgs ? positionals.slice(0, positionals[0] === 'import' ? 1 : 2).join(' ') : positionals.join(' ');
   if (values.help || !name) return usage(values.help ? 0 : 2);
   const config = loadConfig();
   // The CLI's stdout is for its JSON answer only; logs go to stderr and only when something is wrong.
@@ -44,9 +57,13 @@ async function run(argv: string[]): Promise<number> {
     'user delete': (a) => deleteUserByEmail(ctx, need(a.email, 'email')),
     'user password': async (a) => {
       const user = await setPassword(ctx, need(a.email, 'email'), a.password ?? (await readPassword()));
+      await recordActivity(ctx, user.id, 'password_changed', CLI_ACTOR);
       return { ...user, ...(await endAllSessions(ctx, user.id)) };
     },
     'key rotate': (a) => rotateKey(ctx, need(a.email, 'email')),
+    'key add': (a, rest) => addKeyCommand(ctx, a, rest),
+    'key list': (a, rest) => listKeysCommand(ctx, a, rest),
+    'key revoke': (a, rest) => revokeKeyCommand(ctx, a, rest),
     migrate: async () => ({ migrated: true }),
     import: (a, rest) => importCommand(ctx, a.email, rest[0]),
   };
@@ -54,7 +71,7 @@ async function run(argv: string[]): Promise<number> {
     const command = commands[name];
     if (!command) return usage(2);
     const { help: _help, ...args } = values;
-    process.stdout.write(`${JSON.stringify(await command(args, positionals.slice(1)))}\n`);
+    process.stdout.write(`${JSON.stringify(await command(args, positionals.slice(name.split(' ').length)))}\n`);
     return 0;
   } catch (error) {
     process.stderr.write(`redirectory: ${error instanceof Error ? error.message : String(error)}\n`);

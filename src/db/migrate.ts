@@ -10,6 +10,8 @@ import * as clickSeries from './migrations/0006-click-series.js';
 import * as visitLog from './migrations/0007-visit-log.js';
 import * as importJobs from './migrations/0008-import-jobs.js';
 import * as sessions from './migrations/0009-sessions.js';
+import * as apiKeys from './migrations/0010-api-keys.js';
+import * as accountActivity from './migrations/0011-account-activity.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +24,8 @@ const migrations: Record<string, Migration> = {
   '0007-visit-log': visitLog,
   '0008-import-jobs': importJobs,
   '0009-sessions': sessions,
+  '0010-api-keys': apiKeys,
+  '0011-account-activity': accountActivity,
 };
 
 /** Every migration's name, in order. */

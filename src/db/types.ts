@@ -11,6 +11,7 @@ export interface UsersTable {
   avatar: Generated<string>;
   status: Generated<string>;
   expires: string | null;
+  /** Retired by migration 0010 (keys live in api_keys): a unique placeholder no key hashes to. */
   api_key_hash: string;
   created_at: string;
 }
@@ -274,6 +275,29 @@ export interface SessionsTable {
   expires_at: string;
 }
 
+/** An API key (src/db/migrations/0010): its SHA-256, never the key. `scopes` is a JSON array of scope names. */
+export interface ApiKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  key_hash: string;
+  scopes: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+}
+
+/** One entry of the account activity log (src/db/migrations/0011). */
+export interface AccountActivityTable {
+  id: Generated<number>;
+  user_id: number;
+  event: string;
+  via: string;
+  ip: string;
+  agent: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   settings: SettingsTable;
@@ -299,10 +323,14 @@ export interface Database {
   visit_packs: VisitPacksTable;
   import_jobs: ImportJobsTable;
   sessions: SessionsTable;
+  api_keys: ApiKeysTable;
+  account_activity: AccountActivityTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type ActivityRow = Selectable<AccountActivityTable>;
 export type DomainRow = Selectable<DomainsTable>;
 export type LinkRow = Selectable<LinksTable>;
 export type NewLink = Insertable<LinksTable>;

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { fail, failLater } from '../lib/errors.js';
 import { normalizeHost } from '../lib/hosts.js';
+import { grants } from '../lib/scopes.js';
 import { constantTimeEqual } from '../lib/secrets.js';
 import type { RateLimitStore } from './rate-limit.js';
 import type { Account, GateConfig } from './types.js';
@@ -42,7 +43,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  * The /api gate: finds the caller (an API key first, else a session cookie on the dashboard's host), counts the
  * request against its window (per key, per session account with its own larger budget, or per IP), sets the
  * rate-limit headers on every answer, then refuses or admits. Session requests must come from the dashboard's
- * origin, and those that change something must carry the session's X-CSRF-Token.
+ * origin, and those that change something must carry the session's X-CSRF-Token. An API key must hold the route's
+ * scope (config.scope, see http/scopes.ts).
  */
 export function apiGate(ctx: AppContext, store: RateLimitStore, accountByKey: KeyLookup, sessions: SessionLookup) {
   const windowMs = ctx.config.RATE_LIMIT_WINDOW_S * 1000;
@@ -77,6 +79,9 @@ export function apiGate(ctx: AppContext, store: RateLimitStore, accountByKey: Ke
       throw fail('csrf_invalid');
     }
     if (!caller.account || (route.auth === 'session' && !session)) throw fail(caller.deadSession || route.auth === 'session' ? 'session_invalid' : 'key_required');
+    const key = caller.account.key;
+    // Sessions hold every scope; a key only those it was given.
+    if (key && route.scope && route.scope !== 'any' && !grants(key.scopes, route.scope)) throw fail('scope_missing', route.scope);
   };
 }
 

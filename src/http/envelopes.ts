@@ -40,6 +40,7 @@ export function listResponse(key: string, item: TSchema) {
 export const errorResponses = {
   400: ErrorBody,
   401: ErrorBody,
+  403: ErrorBody,
   404: ErrorBody,
   409: ErrorBody,
   429: ErrorBody,

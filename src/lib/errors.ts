@@ -21,7 +21,12 @@ export const ERRORS = catalogue({
   invalid_field: { status: 400, message: text, about: 'A field, query or path parameter is missing or not valid; the message names it.' },
   invalid_json: { status: 400, message: 'The request body is not valid JSON.', about: 'The body is not JSON.' },
   invalid_request: { status: 400, message: text, about: 'The request is not valid HTTP, or its path cannot be read.' },
-  key_required: { status: 401, message: 'A valid API key is required to use this service.', about: 'No API key, or an unknown one.' },
+  key_required: { status: 401, message: 'A valid API key is required to use this service.', about: 'No API key, or an unknown, revoked or expired one.' },
+  scope_missing: {
+    status: 403,
+    message: (scope: string) => `This API key lacks the scope ${scope}. Make a key that holds it (POST /api/key/add) or use a full key.`,
+    about: 'The API key does not hold the scope the request needs (named in the message), or would grant a scope it lacks.',
+  },
   endpoint_not_found: { status: 404, message: 'There is no such API endpoint. See /docs for the reference.', about: 'No endpoint at that method and path.' },
   request_timeout: { status: 408, message: 'The request took too long to arrive.', about: 'The request arrived too slowly.' },
   body_too_large: { status: 413, message: (limit: string) => `The request body is larger than ${limit}.`, about: 'The body is over the limit (1 MB on the API, 50 MB for a CSV import).' },
@@ -57,6 +62,12 @@ export const ERRORS = catalogue({
     message: (seconds: number) => `Too many failed sign-ins. Try again in ${Math.max(Math.ceil(seconds / 60), 1)} minutes.`,
     about: 'Too many failed sign-ins for the account or from the client; see Retry-After.',
   },
+  scope_invalid: {
+    status: 400,
+    message: (value: string) => `Unknown scope "${value}": use * or <area>:read / <area>:write for account, links, qr, domains, campaigns, channels, pixels, pages or stats.`,
+    about: 'An API key names a scope that does not exist, or none.',
+  },
+  key_name_taken: { status: 409, message: 'You already have an API key with that name.', about: 'Your account has an API key of that name already.' },
   nothing_to_update: { status: 400, message: (fields: string) => `Send ${fields} to update.`, about: 'An update named nothing to change.' },
 
   // Links.

@@ -3,10 +3,6 @@ import type { UserRow } from '../../db/types.js';
 import { forgetAccountSeries } from '../../clicks/account-store.js';
 import { forgetTargets, targetIdsOf } from '../../clicks/store.js';
 
-export function findAccountByKeyHash(db: Db, keyHash: string) {
-  return db.selectFrom('users').select(['id', 'api_key_hash']).where('api_key_hash', '=', keyHash).executeTakeFirst();
-}
-
 export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
@@ -34,7 +30,7 @@ export async function insertUser(
 export async function updateUser(
   db: Db,
   id: number,
-  changes: Partial<Pick<UserRow, 'email' | 'password_hash' | 'api_key_hash'>>,
+  changes: Partial<Pick<UserRow, 'email' | 'password_hash'>>,
 ): Promise<void> {
   await db.updateTable('users').set(changes).where('id', '=', id).execute();
 }

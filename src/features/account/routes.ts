@@ -1,8 +1,11 @@
 import type { AppContext } from '../../context.js';
+import { actorOf } from '../../http/actor.js';
 import { errorResponses, ok, OkMessage } from '../../http/envelopes.js';
 import { accountOf, type App, type GateConfig } from '../../http/types.js';
 import { AccountResponse, AccountUpdateBody, ApiKeyResponse } from './schema.js';
-import { getAccount, newApiKey, updateAccount } from './service.js';
+import { getAccount, updateAccount } from './service.js';
+import { recordAccountUpdate } from './activity/service.js';
+import { replaceDefaultKey } from './keys/service.js';
 
 export function accountRoutes(app: App, ctx: AppContext): void {
   const read = { tags: ['account'], response: { 200: AccountResponse, ...errorResponses } };
@@ -10,8 +13,8 @@ export function accountRoutes(app: App, ctx: AppContext): void {
     error: 0 as const,
     data: await getAccount(ctx, accountOf(req).userId),
   }));
-  // The spec's authentication demo POSTs here; it answers like GET.
-  app.post('/account', { schema: { ...read, summary: 'Same as GET /api/account' } }, async (req) => ({
+  // The spec's authentication demo POSTs here; it answers like GET (so it needs only account:read).
+  app.post('/account', { config: { scope: 'account:read' } satisfies GateConfig, schema: { ...read, summary: 'Same as GET /api/account' } }, async (req) => ({
     error: 0 as const,
     data: await getAccount(ctx, accountOf(req).userId),
   }));
@@ -19,15 +22,17 @@ export function accountRoutes(app: App, ctx: AppContext): void {
     schema: { tags: ['account'], summary: 'Change e-mail and/or password', body: AccountUpdateBody, response: { 200: OkMessage, ...errorResponses } },
   }, async (req) => {
     await updateAccount(ctx, accountOf(req).userId, req.body);
+    await recordAccountUpdate(ctx, accountOf(req).userId, req.body, actorOf(req));
     return ok('Account has been successfully updated.');
   });
-  // Session only: a leaked API key must not be able to replace itself and lock its owner out.
+  // Session only: it replaces the full key "default", which no key may mint (POST /api/key/add covers keys).
   app.post('/account/key', {
     config: { auth: 'session' } satisfies GateConfig,
     schema: {
       tags: ['account'], summary: 'Make a new API key',
-      description: 'Extension, dashboard session only (an API key answers 403): a new API key, shown only here; the old key stops working at once. Takes no body.',
+      description: 'Extension, dashboard session only (an API key answers 401): replaces the account\'s full key named "default" with a new ' +
+        'one, shown only here; the old one stops working at once, the account\'s other keys stay. Takes no body.',
       response: { 200: ApiKeyResponse, ...errorResponses },
     },
-  }, async (req) => ({ error: 0 as const, data: { apiKey: await newApiKey(ctx, accountOf(req).userId) } }));
+  }, async (req) => ({ error: 0 as const, data: { apiKey: await replaceDefaultKey(ctx, accountOf(req).userId, actorOf(req)) } }));
 }

@@ -3,10 +3,12 @@ import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { UserRow } from '../../db/types.js';
 import { fail } from '../../lib/errors.js';
-import type { Account } from '../../http/types.js';
-import { constantTimeEqual, generateApiKey, hashApiKey, hashPassword, randomToken } from '../../lib/secrets.js';
+import { CLI_ACTOR } from '../../http/actor.js';
+import { generateApiKey, hashApiKey, hashPassword, randomToken } from '../../lib/secrets.js';
 import { nowTimestamp } from '../../lib/time.js';
 import * as repo from './repo.js';
+import * as keysRepo from './keys/repo.js';
+import { replaceDefaultKey } from './keys/service.js';
 import type { Static } from 'typebox';
 import type { AccountSchema } from './schema.js';
 
@@ -84,12 +86,13 @@ export async function createUser(
   if (await repo.findUserByEmail(ctx.db, email)) throw fail('email_taken');
   if (await repo.findUserByUsername(ctx.db, username)) throw fail('username_taken');
   try {
-    const id = await repo.insertUser(ctx.db, {
-      email,
-      username,
-      password_hash: await hashPassword(checkPassword(password)),
-      api_key_hash: hashApiKey(apiKey),
-      created_at: nowTimestamp(),
+    const passwordHash = await hashPassword(checkPassword(password));
+    const id = await ctx.db.transaction().execute(async (trx) => {
+      const created = nowTimestamp();
+      // users.api_key_hash is retired (migration 0010): a unique placeholder; the key itself goes to api_keys.
+      const userId = await repo.insertUser(trx, { email, username, password_hash: passwordHash, api_key_hash: `retired:${randomToken(16)}`, created_at: created });
+      await keysRepo.insertKey(trx, keysRepo.defaultKeyRow(userId, hashApiKey(apiKey), created));
+      return userId;
     });
     return { id, email, username, apiKey };
   } catch (error) {
@@ -98,18 +101,11 @@ export async function createUser(
   }
 }
 
-/** A new key replaces the old one at once: the old key's hash no longer matches any account. */
+/** The CLI's `key rotate`: a new full key "default" replaces the old one, which stops working at once. */
 export async function rotateKey(ctx: AppContext, email: string): Promise<CreatedUser> {
   const user = await repo.findUserByEmail(ctx.db, email.trim());
   if (!user) throw fail('not_found', 'User');
-  return { id: user.id, email: user.email, username: user.username, apiKey: await newApiKey(ctx, user.id) };
-}
-
-/** The account's new API key (the dashboard's "make a new key"), shown to its owner once. */
-export async function newApiKey(ctx: AppContext, userId: number): Promise<string> {
-  const apiKey = generateApiKey();
-  await repo.updateUser(ctx.db, userId, { api_key_hash: hashApiKey(apiKey) });
-  return apiKey;
+  return { id: user.id, email: user.email, username: user.username, apiKey: await replaceDefaultKey(ctx, user.id, CLI_ACTOR) };
 }
 
 export async function deleteUserByEmail(ctx: AppContext, email: string): Promise<{ id: number; email: string }> {
@@ -147,13 +143,4 @@ export async function setPassword(ctx: AppContext, email: string, password: stri
   if (!user) throw fail('not_found', 'User');
   await repo.updateUser(ctx.db, user.id, { password_hash: await hashPassword(checkPassword(password)) });
   return { id: user.id, email: user.email };
-}
-
-/** The account that owns an API key (compared in constant time), or null. */
-export async function accountByApiKey(ctx: AppContext, key: string): Promise<Account | null> {
-  if (key.length > 256) return null;
-  const keyHash = hashApiKey(key);
-  const row = await repo.findAccountByKeyHash(ctx.db, keyHash);
-  if (!row || !constantTimeEqual(row.api_key_hash, keyHash)) return null;
-  return { userId: row.id, keyHash };
 }

@@ -3,6 +3,8 @@ import type { AppContext } from '../../context.js';
 import { CSV_BODY_LIMIT_TEXT, csvBodyOf, registerCsvBody } from '../../http/csv-body.js';
 import { csvResponse, errorResponses, IdParam } from '../../http/envelopes.js';
 import { accountOf, type App } from '../../http/types.js';
+import { actorOf } from '../../http/actor.js';
+import { recordActivity } from '../account/activity/service.js';
 import { EXPORT_COLUMNS } from './csv-format.js';
 import { exportLinks } from './export.js';
 import { getImport, startImport } from './import-jobs.js';
@@ -31,8 +33,11 @@ export function linkCsvRoutes(app: App, ctx: AppContext): void {
         'it imports back through POST /api/urls/import.',
       response: { 200: csvResponse('The links as CSV'), ...errorResponses },
     },
-  }, (req, reply) => reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="links.csv"')
-    .send(exportLinks(ctx, accountOf(req).userId)));
+  }, async (req, reply) => {
+    await recordActivity(ctx, accountOf(req).userId, 'export', actorOf(req));
+    return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="links.csv"')
+      .send(exportLinks(ctx, accountOf(req).userId));
+  });
 
   app.register(async (scope: App) => {
     registerCsvBody(scope);
@@ -44,7 +49,11 @@ export function linkCsvRoutes(app: App, ctx: AppContext): void {
         querystring: Type.Object({ domain: Type.Optional(Type.String({ description: 'One of your branded domains, for rows that name none' })) }),
         response: { 200: ImportJob, 413: errorResponses[400], 415: errorResponses[400], ...errorResponses },
       },
-    }, async (req) => ({ error: 0 as const, data: await startImport(ctx, accountOf(req).userId, csvBodyOf(req.body), req.query) }));
+    }, async (req) => {
+      const job = await startImport(ctx, accountOf(req).userId, csvBodyOf(req.body), req.query);
+      await recordActivity(ctx, accountOf(req).userId, 'import', actorOf(req));
+      return { error: 0 as const, data: job };
+    });
   });
 
   app.get('/urls/import/:id', {

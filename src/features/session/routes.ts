@@ -2,6 +2,8 @@ import type { TSchema } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { errorResponses, ok, OkMessage, ErrorBody } from '../../http/envelopes.js';
 import type { RateLimitStore } from '../../http/rate-limit.js';
+import { actorOf } from '../../http/actor.js';
+import { recordActivity } from '../account/activity/service.js';
 import { accountOf, type App, type GateConfig } from '../../http/types.js';
 import { clearedSessionCookie, sessionCookie } from './cookie.js';
 import { CredentialsBody, RevokedResponse, SessionResponse, SetupBody, SetupStatusResponse } from './schema.js';
@@ -23,15 +25,17 @@ export function sessionRoutes(app: App, ctx: AppContext, store: RateLimitStore):
   app.get('/session', { config: signedIn, schema: { tags, summary: 'The signed-in session (cookie)', response: { 200: SessionResponse, ...answers } } },
     async (req) => ({ error: 0 as const, data: await describeSession(ctx, accountOf(req).session!.id) }));
   app.post('/session', { config: open, schema: signInSchema('Sign in: sets the session cookie', CredentialsBody) }, async (req, reply) => {
-    const session = await signIn(ctx, store, req.body, req.ip);
+    const session = await signIn(ctx, store, req.body, req.ip, actorOf(req));
     return reply.header('set-cookie', cookieOf(session)).send(started(session));
   });
   app.delete('/session', { config: signedIn, schema: { tags, summary: 'Sign out this session', response: { 200: OkMessage, ...answers } } }, async (req, reply) => {
     await endSession(ctx, accountOf(req).session!.id);
+    await recordActivity(ctx, accountOf(req).userId, 'signout', actorOf(req));
     return reply.header('set-cookie', clearedSessionCookie(secure)).send(ok('You are signed out.'));
   });
   app.delete('/sessions', { config: signedIn, schema: { tags, summary: 'Sign out everywhere', response: { 200: RevokedResponse, ...answers } } }, async (req, reply) => {
     const data = await endAllSessions(ctx, accountOf(req).userId);
+    await recordActivity(ctx, accountOf(req).userId, 'signout_all', actorOf(req));
     return reply.header('set-cookie', clearedSessionCookie(secure)).send({ ...ok('Every session of your account is signed out.'), data });
   });
   app.post('/session/register', { config: open, schema: signInSchema('Create an account and sign in (REGISTRATION=open)', CredentialsBody) }, async (req, reply) => {

@@ -4,6 +4,8 @@ import { throttleClient } from '../../lib/client-key.js';
 import { fail, failLater } from '../../lib/errors.js';
 import { constantTimeEqual, hashPassword, randomToken, verifyPassword } from '../../lib/secrets.js';
 import { createUser, credentialsOf, hasAccounts } from '../account/service.js';
+import { recordActivity } from '../account/activity/service.js';
+import type { Actor } from '../../http/actor.js';
 import * as repo from './repo.js';
 import { startSession, type NewSession } from './service.js';
 
@@ -23,7 +25,7 @@ let dummyHash: Promise<string> | undefined;
  * of the count; a right password takes its count back. Counted through the API's rate-limit store: with
  * REDIS_URL, all nodes share the counts.
  */
-export async function signIn(ctx: AppContext, store: RateLimitStore, input: Credentials, ip: string): Promise<NewSession> {
+export async function signIn(ctx: AppContext, store: RateLimitStore, input: Credentials, ip: string, actor: Actor): Promise<NewSession> {
   const now = Date.now();
   const buckets = [`signin:account:${input.email.trim().toLowerCase()}`, `signin:client:${throttleClient(ip)}`];
   const limits = [SIGNIN_LIMITS.account, SIGNIN_LIMITS.client];
@@ -33,8 +35,12 @@ export async function signIn(ctx: AppContext, store: RateLimitStore, input: Cred
   const user = await credentialsOf(ctx, input.email);
   const stored = user?.passwordHash ?? (await (dummyHash ??= hashPassword(randomToken(18))));
   const right = await verifyPassword(stored, input.password);
-  if (!user || !right) throw fail('signin_failed');
+  if (!user || !right) {
+    if (user) await recordActivity(ctx, user.id, 'signin_failed', actor);
+    throw fail('signin_failed');
+  }
   await Promise.all(buckets.map((b) => store.release(b, SIGNIN_LIMITS.windowMs, now)));
+  await recordActivity(ctx, user.id, 'signin', actor);
   return startSession(ctx, user);
 }
 

@@ -2,6 +2,8 @@ import { stringify } from 'csv-stringify';
 import type { AppContext } from '../../context.js';
 import { csvResponse, errorResponses, IdParam } from '../../http/envelopes.js';
 import { accountOf, type App } from '../../http/types.js';
+import { actorOf } from '../../http/actor.js';
+import { recordActivity } from '../account/activity/service.js';
 import type { TargetKind } from '../../db/types.js';
 import { SeriesQuery } from './series-schema.js';
 import { targetSeries, type SeriesQuery as Query } from './series-service.js';
@@ -30,6 +32,7 @@ export function seriesExportRoutes(app: App, ctx: AppContext): void {
   for (const [kind, path, what] of [['link', 'url', 'a short link'], ['qr', 'qr', 'a QR code']] as const) {
     app.get(`/${path}/:id/clicks/export`, { schema: schema(what, `GET /api/${path}/{id}/clicks`) }, async (req, reply) => {
       const csv = await seriesCsv(ctx, accountOf(req).userId, kind, req.params.id, req.query);
+      await recordActivity(ctx, accountOf(req).userId, 'export', actorOf(req));
       return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${kind}-${req.params.id}-clicks.csv"`).send(csv);
     });
   }

@@ -4,6 +4,8 @@ import type { AppContext } from '../../context.js';
 import type { TargetKind } from '../../db/types.js';
 import { errorResponses, IdParam } from '../../http/envelopes.js';
 import { accountOf, type App } from '../../http/types.js';
+import { actorOf } from '../../http/actor.js';
+import { recordActivity } from '../account/activity/service.js';
 import { listEnvelope, PageQuery } from '../../lib/pagination.js';
 import { EXPORT_COLUMNS, exportAccountVisits, exportTargetVisits, LATEST_PACKS, latestVisits, listVisits } from './visits-service.js';
 import { LatestVisitsQuery, LatestVisitsResponse, VisitList } from './visits-schema.js';
@@ -37,6 +39,7 @@ export function visitRoutes(app: App, ctx: AppContext): void {
 
     app.get(`/${path}/:id/visits/export`, { schema: exportSchema(`Visits of a ${what} as CSV`) }, async (req, reply) => {
       const csv = await exportTargetVisits(ctx, accountOf(req).userId, kind, req.params.id);
+      await recordActivity(ctx, accountOf(req).userId, 'export', actorOf(req));
       return reply.headers(attachment(`${kind}-${req.params.id}-visits`)).send(streamed(csv));
     });
   }
@@ -59,6 +62,7 @@ export function visitRoutes(app: App, ctx: AppContext): void {
     },
   }, async (req, reply) => {
     const csv = await exportAccountVisits(ctx, accountOf(req).userId, req.query);
+    await recordActivity(ctx, accountOf(req).userId, 'export', actorOf(req));
     return reply.headers(attachment('visits')).send(streamed(csv));
   });
 }

@@ -1,0 +1,20 @@
+import { Type } from 'typebox';
+import { ACTIVITY_EVENTS, ACTIVITY_PAGE } from './service.js';
+
+export const ActivityQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ description: `Entries per page, default ${ACTIVITY_PAGE.default}, capped at ${ACTIVITY_PAGE.max}` })),
+  page: Type.Optional(Type.Integer({ description: 'Page number, from 1' })),
+});
+
+export const ActivityEntrySchema = Type.Object({
+  date: Type.String({ description: '`YYYY-MM-DD HH:MM:SS` (UTC)' }),
+  event: Type.String({ description: `One of: ${ACTIVITY_EVENTS.join(', ')}` }),
+  via: Type.String({ description: 'The API key\'s name, `session` or `cli`' }),
+  ip: Type.String({ description: 'The network: `203.0.113.0/24` or `2001:db8:1234::/48`; "" when unknown (the CLI)' }),
+  agent: Type.String({ description: 'e.g. `Chrome on macOS` or `curl`; "" when unknown' }),
+});
+
+export const ActivityResponse = Type.Object({
+  error: Type.Literal(0),
+  data: Type.Object({ result: Type.Integer(), activity: Type.Array(ActivityEntrySchema) }),
+});
