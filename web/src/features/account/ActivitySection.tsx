@@ -1,7 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ErrorNote, Loading, Pagination, When } from '../../lib/ui.js';
-import { accountKeys, listActivity, type ActivityEntry } from './api.js';
+import type { ActivityEntry } from '../../lib/types.js';
+import { accountKeys, listActivity } from './api.js';
 
 const PAGE_SIZE = 10;
 

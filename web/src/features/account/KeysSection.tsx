@@ -3,7 +3,8 @@ import { useEffect, useRef, useState } from 'react';
 import { ConfirmButton } from '../../lib/ConfirmButton.js';
 import { CopyButton } from '../../lib/CopyButton.js';
 import { ErrorNote, Loading, When } from '../../lib/ui.js';
-import { accountKeys, listKeys, revokeKey, type ApiKeyEntry } from './api.js';
+import type { ApiKeyEntry } from '../../lib/types.js';
+import { accountKeys, listKeys, revokeKey } from './api.js';
 import { NewKeyForm } from './NewKeyForm.js';
 import { describeScopes } from './scopes.js';
 

@@ -1,19 +1,22 @@
-/** The API's areas a key can be scoped to, in the order the form offers them, with their names in words. */
-export const AREAS = [
-  { area: 'links', label: 'Links' },
-  { area: 'stats', label: 'Statistics' },
-  { area: 'qr', label: 'QR codes' },
-  { area: 'pages', label: 'Custom pages' },
-  { area: 'campaigns', label: 'Campaigns' },
-  { area: 'channels', label: 'Channels' },
-  { area: 'domains', label: 'Domains' },
-  { area: 'pixels', label: 'Pixels' },
-  { area: 'account', label: 'Account' },
-] as const;
+import type { ScopeArea } from '../../../../src/lib/scopes.js';
 
-export type Area = (typeof AREAS)[number]['area'];
+/** The API's areas a key can be scoped to, in words, in the order the form offers them; a new area fails the type check until named here. */
+const LABELS: Record<ScopeArea, string> = {
+  links: 'Links',
+  stats: 'Statistics',
+  qr: 'QR codes',
+  pages: 'Custom pages',
+  campaigns: 'Campaigns',
+  channels: 'Channels',
+  domains: 'Domains',
+  pixels: 'Pixels',
+  account: 'Account',
+};
+
+export const AREAS = (Object.entries(LABELS) as [ScopeArea, string][]).map(([area, label]) => ({ area, label }));
+
 export type Access = 'none' | 'read' | 'write';
-export type AreaAccess = Record<Area, Access>;
+export type AreaAccess = Record<ScopeArea, Access>;
 
 export const FULL_ACCESS = '*';
 
@@ -22,7 +25,7 @@ export const DEFAULT_ACCESS: AreaAccess = {
   links: 'write', stats: 'none', qr: 'none', pages: 'none', campaigns: 'none', channels: 'none', domains: 'none', pixels: 'none', account: 'none',
 };
 
-/** `write` means read and write: a key that may change something may also see it. */
+/** `write` means read and write: the API counts them apart, but a key that may change something should see it too. */
 export function toScopes(access: AreaAccess): string[] {
   return AREAS.flatMap(({ area }) => {
     const level = access[area];
