@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { setPassword } from '../../src/features/account/service.js';
 import { chromiumPresent, useBrowserRig } from '../helpers/browser.js';
 import { ensureWebBuilt } from '../helpers/build.js';
-import { capture, captureDark, settle, watchConsole } from '../helpers/dashboard.js';
+import { capture, watchConsole } from '../helpers/dashboard.js';
 import { PASSWORD } from '../helpers/session.js';
 
 /**
@@ -12,6 +12,35 @@ import { PASSWORD } from '../helpers/session.js';
  * scope_missing), revokes it after confirming, and reads the three events in the activity log. The page is
  * captured at 1280 and 390 px, light and dark, and checked with axe; the console must stay free of errors.
  */
+/**
+ * The Account page with its keys and its log in place and nothing loading. settle() alone is not enough here: a
+ * page's networkidle can come before its queries start, and its one-second poll for "Loading…" ran out on a busy
+ * PostgreSQL run.
+ */
+async function loaded(page: Page): Promise<void> {
+  await page.locator('table.keys').waitFor();
+  await page.locator('table.activity').waitFor();
+  await expect.poll(() => page.locator('[role=status]:text-matches("^Loading")').count(), { timeout: 10_000 }).toBe(0);
+}
+
+/** captureDark (tests/helpers/dashboard.ts) for this page: the dark page is captured once it has loaded. */
+async function captureDarkLoaded(page: Page, name: string, axe: Record<string, string[]>): Promise<void> {
+  const context = await page.context().browser()!.newContext({
+    viewport: { width: 1280, height: 800 }, colorScheme: 'dark', storageState: await page.context().storageState(),
+  });
+  try {
+    const dark = await context.newPage();
+    dark.setDefaultTimeout(15_000);
+    const errors = watchConsole(dark);
+    await dark.goto(page.url());
+    await loaded(dark);
+    await capture(dark, name, axe);
+    expect(errors, `console of ${name}`).toEqual([]);
+  } finally {
+    await context.close();
+  }
+}
+
 /** How a moment of this test reads: last-used times and log entries are seconds old. */
 const RECENT = /^(just now|1 minute ago) /;
 
@@ -60,6 +89,7 @@ describe.skipIf(!chromiumPresent())('account keys and activity in Chromium', () 
     expect(await keyRow('Zapier').locator('.chips li').allTextContents()).toEqual(['Links: read and write']);
     expect(await keyRow('Zapier').locator('td[data-label="Last used"]').textContent()).toBe('never');
     expect(await keyRow('Zapier').locator('td[data-label="Expires"]').textContent()).toBe('never');
+    await loaded(page);
     await capture(page, 'account-new-key', axe);
 
     // The API's refusal is shown by the form, and the secret already shown stays.
@@ -87,8 +117,9 @@ describe.skipIf(!chromiumPresent())('account keys and activity in Chromium', () 
     expect(await page.locator('[data-testid=api-key]').count()).toBe(0);
     expect(await page.textContent('main')).not.toContain(secret);
     expect(await keyRow('Zapier').locator('td[data-label="Last used"] time').textContent()).toMatch(RECENT);
+    await loaded(page);
     await capture(page, 'account', axe);
-    await captureDark(page, 'account-dark', axe);
+    await captureDarkLoaded(page, 'account-dark', axe);
   }, 60_000);
 
   it('revokes the key after a confirmation, and the key is refused from then on', async () => {
@@ -109,7 +140,7 @@ describe.skipIf(!chromiumPresent())('account keys and activity in Chromium', () 
     expect(await created.locator('td[data-label="Event"]').textContent()).toBe('API key created');
     expect(await created.locator('td[data-label="Via"]').textContent()).toBe('Dashboard');
     expect(await created.locator('td[data-label="When"] time').textContent()).toMatch(RECENT);
-    await settle(page);
+    await loaded(page);
     await capture(page, 'account-revoked', axe);
   }, 30_000);
 
