@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatTimestamp } from '../src/lib/time.js';
 import { SCOPES } from '../src/lib/scopes.js';
+import { scopeOfRoute } from '../src/http/scopes.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { dashboard, signedInUser } from './helpers/session.js';
 
@@ -51,6 +52,19 @@ describe('API keys', () => {
       expect(res.status, path).toBe(403);
       expect(res.body, path).toEqual({ error: 1, code: 'scope_missing', message: expect.stringContaining(scope!) });
     }
+  });
+
+  it('writes lastUsed at most once a minute per key', async () => {
+    const user = await server.user();
+    const lastUsed = async () => (await server.ctx.db.selectFrom('api_keys').select('last_used_at').where('user_id', '=', user.id).executeTakeFirstOrThrow()).last_used_at;
+    const setLastUsed = (at: string) => server.ctx.db.updateTable('api_keys').set({ last_used_at: at }).where('user_id', '=', user.id).execute();
+    await setLastUsed(inSeconds(-30));
+    const recent = await lastUsed();
+    await server.call('GET', '/api/urls', { key: user.apiKey });
+    expect(await lastUsed()).toBe(recent);
+    await setLastUsed(inSeconds(-61));
+    await server.call('GET', '/api/urls', { key: user.apiKey });
+    expect(Date.parse(`${await lastUsed()}Z`)).toBeGreaterThan(Date.now() - 5000);
   });
 
   it('tells read from write: a read key reads and cannot write', async () => {
@@ -143,6 +157,17 @@ describe('API keys', () => {
 });
 
 describe('every API route is scoped', () => {
+  it('refuses to register a route whose scope it cannot tell', () => {
+    const route = (method: string, tags: string[], config = {}) => ({ method, url: '/api/new', schema: { tags } as object, config });
+    expect(() => scopeOfRoute(route('POST', []))).toThrow(/no API key scope/);
+    expect(() => scopeOfRoute(route('GET', ['links', 'qr']))).toThrow(/no API key scope/);
+    expect(() => scopeOfRoute(route('GET', ['public']))).toThrow(/no API key scope/);
+    expect(scopeOfRoute(route('DELETE', ['overlays']))).toBe('pages:write');
+    expect(scopeOfRoute(route('HEAD', ['stats']))).toBe('stats:read');
+    expect(scopeOfRoute(route('POST', [], { scope: 'account:read' }))).toBe('account:read');
+    expect(scopeOfRoute(route('POST', [], { auth: 'session' }))).toBeNull();
+  });
+
   it('names the scope an API key needs on every operation of the OpenAPI document, or that no key reaches it', async () => {
     const doc = JSON.parse((await server.visit('/api/openapi.json')).text);
     const seen: string[] = [];

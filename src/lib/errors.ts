@@ -64,7 +64,8 @@ export const ERRORS = catalogue({
   },
   scope_invalid: {
     status: 400,
-    message: (value: string) => `Unknown scope "${value}": use * or <area>:read / <area>:write for account, links, qr, domains, campaigns, channels, pixels, pages or stats.`,
+    message: (value: string) => `${value ? `Unknown scope "${value}"` : 'Name at least one scope'}: use * or <area>:read / <area>:write for ` +
+      'account, links, qr, domains, campaigns, channels, pixels, pages or stats.',
     about: 'An API key names a scope that does not exist, or none.',
   },
   key_name_taken: { status: 409, message: 'You already have an API key with that name.', about: 'Your account has an API key of that name already.' },
