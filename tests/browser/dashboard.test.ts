@@ -140,7 +140,9 @@ describe.skipIf(!chromiumPresent())('dashboard in Chromium', () => {
     await capture(page, 'home', axe);
     await captureDark(page, 'home-dark', axe); // the system's dark mode: contrast is checked there too
     await page.click('nav >> text=Account');
-    await page.click('text=Make a new API key');
+    await page.fill('#key-name', 'Everything');
+    await page.check('#key-full');
+    await page.click('button:text("Create key")');
     const key = await page.locator('[data-testid=api-key]').textContent();
     expect((await server.call('GET', '/api/account', { key: key! })).status).toBe(200);
     await capture(page, 'account', axe);

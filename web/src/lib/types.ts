@@ -4,6 +4,10 @@
  */
 import type { Static } from 'typebox';
 import type { AccountResponse } from '../../../src/features/account/schema.js';
+// The activity schema's module reaches the server's request type: its augmentation (req.account) comes with it.
+import type {} from '../../../src/http/types.js';
+import type { ActivityResponse } from '../../../src/features/account/activity/schema.js';
+import type { ApiKeyBody, ApiKeyCreated, ApiKeyList, ApiKeySchema } from '../../../src/features/account/keys/schema.js';
 import type { LinkBody, LinkCreated, LinkDetail, LinkEntry as LinkEntrySchema, LinkUpdated } from '../../../src/features/links/schema.js';
 import type { ImportJob as ImportJobSchema } from '../../../src/features/links/import-schema.js';
 import type { QrAddBody, QrCreatedResponse, QrDetailResponse, QrEntrySchema } from '../../../src/features/qr/schema.js';
@@ -19,6 +23,12 @@ import type { SeriesResponse } from '../../../src/features/stats/series-schema.j
 import type { LatestVisitsResponse, VisitEntry } from '../../../src/features/stats/visits-schema.js';
 
 export type Account = Static<typeof AccountResponse>['data'];
+export type ApiKeyEntry = Static<typeof ApiKeySchema>;
+export type ApiKeyListBody = Static<typeof ApiKeyList>;
+export type ApiKeyInput = Static<typeof ApiKeyBody>;
+export type ApiKeyCreatedBody = Static<typeof ApiKeyCreated>;
+export type ActivityBody = Static<typeof ActivityResponse>;
+export type ActivityEntry = ActivityBody['data']['activity'][number];
 export type LinkInput = Static<typeof LinkBody>;
 export type LinkEntry = Static<typeof LinkEntrySchema>;
 export type LinkDetailBody = Static<typeof LinkDetail>;

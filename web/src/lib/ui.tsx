@@ -72,3 +72,29 @@ function formatTimestamp(value: string | null | undefined, format: (date: Date) 
   const date = new Date(`${value.replace(' ', 'T')}Z`);
   return Number.isNaN(date.getTime()) ? value : format(date);
 }
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [['year', 31_536_000], ['month', 2_592_000], ['week', 604_800], ['day', 86_400], ['hour', 3600], ['minute', 60]];
+
+/** A UTC `YYYY-MM-DD HH:MM:SS` timestamp relative to now, in words: "3 minutes ago", "yesterday", "in 2 weeks". */
+export function formatRelative(value: string, now = Date.now()): string {
+  const date = new Date(`${value.replace(' ', 'T')}Z`);
+  if (Number.isNaN(date.getTime())) return value;
+  const seconds = Math.round((date.getTime() - now) / 1000);
+  const words = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+  for (const [unit, size] of UNITS) if (Math.abs(seconds) >= size) return words.format(Math.trunc(seconds / size), unit);
+  return Math.abs(seconds) < 45 ? 'just now' : words.format(Math.sign(seconds), 'minute');
+}
+
+/**
+ * A moment as people read it, relative ("2 hours ago") and, beneath it, exact in their time zone; `never` when
+ * there is none. `date` shows the day only, for moments whose time of day says little.
+ */
+export function When({ value, never = 'never', date = false }: { value: string | null | undefined; never?: string; date?: boolean }) {
+  if (!value) return <span className="muted">{never}</span>;
+  return (
+    <time className="when" dateTime={`${value.replace(' ', 'T')}Z`}>
+      {formatRelative(value)}{' '}
+      <span className="muted small">{date ? formatDate(value) : formatDateTime(value)}</span>
+    </time>
+  );
+}

@@ -2,10 +2,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
 import { api } from '../../lib/api.js';
-import { CopyButton } from '../../lib/CopyButton.js';
 import type { Account } from '../../lib/types.js';
 import { ErrorNote, Field, formatDate, Loading, PageTitle } from '../../lib/ui.js';
 import { SESSION_KEY, signOut } from '../session/api.js';
+import { ActivitySection } from './ActivitySection.js';
+import { KeysSection } from './KeysSection.js';
 
 const getAccount = async () => (await api.get<{ data: Account }>('/account')).data;
 
@@ -17,8 +18,9 @@ export default function AccountPage() {
       <ErrorNote error={account.error} />
       {account.isPending && <Loading />}
       {account.data && <Profile account={account.data} />}
-      <ApiKey />
+      <KeysSection />
       <Sessions />
+      <ActivitySection />
     </>
   );
 }
@@ -54,24 +56,6 @@ function Profile({ account }: { account: Account }) {
       {save.isSuccess && <p role="status" className="ok">Saved.</p>}
       <button type="submit" disabled={save.isPending}>Save</button>
     </form>
-  );
-}
-
-function ApiKey() {
-  const rotate = useMutation({ mutationFn: async () => (await api.post<{ data: { apiKey: string } }>('/account/key')).data.apiKey });
-  return (
-    <section className="panel" aria-labelledby="key-h">
-      <h2 id="key-h">API key</h2>
-      <p>Programs use the API with <code>Authorization: Bearer &lt;key&gt;</code>. The key is shown once, when it is made; a new key stops the old one at once.</p>
-      {rotate.data && (
-        <div className="key" role="status">
-          <code data-testid="api-key">{rotate.data}</code> <CopyButton text={rotate.data} />
-          <p className="small">Copy it now: it will not be shown again.</p>
-        </div>
-      )}
-      <ErrorNote error={rotate.error} />
-      <button type="button" className="secondary" disabled={rotate.isPending} onClick={() => rotate.mutate()}>Make a new API key</button>
-    </section>
   );
 }
 
