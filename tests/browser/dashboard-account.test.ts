@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { setPassword } from '../../src/features/account/service.js';
 import { chromiumPresent, useBrowserRig } from '../helpers/browser.js';
 import { ensureWebBuilt } from '../helpers/build.js';
-import { capture, watchConsole } from '../helpers/dashboard.js';
+import { capture, captureDark, watchConsole } from '../helpers/dashboard.js';
 import { PASSWORD } from '../helpers/session.js';
 
 /**
@@ -21,24 +21,6 @@ async function loaded(page: Page): Promise<void> {
   await page.locator('table.keys').waitFor();
   await page.locator('table.activity').waitFor();
   await expect.poll(() => page.locator('[role=status]:text-matches("^Loading")').count(), { timeout: 10_000 }).toBe(0);
-}
-
-/** captureDark (tests/helpers/dashboard.ts) for this page: the dark page is captured once it has loaded. */
-async function captureDarkLoaded(page: Page, name: string, axe: Record<string, string[]>): Promise<void> {
-  const context = await page.context().browser()!.newContext({
-    viewport: { width: 1280, height: 800 }, colorScheme: 'dark', storageState: await page.context().storageState(),
-  });
-  try {
-    const dark = await context.newPage();
-    dark.setDefaultTimeout(15_000);
-    const errors = watchConsole(dark);
-    await dark.goto(page.url());
-    await loaded(dark);
-    await capture(dark, name, axe);
-    expect(errors, `console of ${name}`).toEqual([]);
-  } finally {
-    await context.close();
-  }
 }
 
 /** How a moment of this test reads: last-used times and log entries are seconds old. */
@@ -119,7 +101,7 @@ describe.skipIf(!chromiumPresent())('account keys and activity in Chromium', () 
     expect(await keyRow('Zapier').locator('td[data-label="Last used"] time').textContent()).toMatch(RECENT);
     await loaded(page);
     await capture(page, 'account', axe);
-    await captureDarkLoaded(page, 'account-dark', axe);
+    await captureDark(page, 'account-dark', axe, loaded);
   }, 60_000);
 
   it('revokes the key after a confirmation, and the key is refused from then on', async () => {

@@ -35,7 +35,8 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 /** Waits for the page to settle: no request of the app in flight and no "Loading…" left. */
 export async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
-  await expect.poll(() => page.locator('[role=status]:text-matches("^Loading")').count()).toBe(0);
+  // Generous: on a busy machine a page's requests may start after networkidle and take seconds.
+  await expect.poll(() => page.locator('[role=status]:text-matches("^Loading")').count(), { timeout: 10_000 }).toBe(0);
 }
 
 /** Each dashboard page at 1280 and 390 px: a full-page screenshot, no sideways overflow and axe at both. Ends at 1280 px. */
@@ -57,7 +58,9 @@ export async function capture(page: Page, name: string, axeResults: Record<strin
  * Chromium stopped running animation frames on a page right after its colour scheme was switched back, and
  * every later click waited on them.
  */
-export async function captureDark(page: Page, name: string, axeResults: Record<string, string[]>): Promise<void> {
+export async function captureDark(
+  page: Page, name: string, axeResults: Record<string, string[]>, ready: (dark: Page) => Promise<void> = async () => {},
+): Promise<void> {
   const browser = page.context().browser()!;
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark', storageState: await page.context().storageState() });
   try {
@@ -65,6 +68,7 @@ export async function captureDark(page: Page, name: string, axeResults: Record<s
     dark.setDefaultTimeout(15_000);
     const errors = watchConsole(dark);
     await dark.goto(page.url());
+    await ready(dark);
     await capture(dark, name, axeResults);
     expect(errors, `console of ${name}`).toEqual([]);
   } finally {

@@ -5,7 +5,6 @@
 import type { Static } from 'typebox';
 import type { AccountResponse } from '../../../src/features/account/schema.js';
 // The activity schema's module reaches the server's request type: its augmentation (req.account) comes with it.
-import type {} from '../../../src/http/types.js';
 import type { ActivityResponse } from '../../../src/features/account/activity/schema.js';
 import type { ApiKeyBody, ApiKeyCreated, ApiKeyList, ApiKeySchema } from '../../../src/features/account/keys/schema.js';
 import type { LinkBody, LinkCreated, LinkDetail, LinkEntry as LinkEntrySchema, LinkUpdated } from '../../../src/features/links/schema.js';

@@ -1,5 +1,13 @@
 import { Type } from 'typebox';
-import { ACTIVITY_EVENTS, ACTIVITY_PAGE } from './service.js';
+
+/** What the account activity log records. `signin_throttled`: the account-wide sign-in ceiling was reached. */
+export const ACTIVITY_EVENTS = [
+  'signin', 'signin_failed', 'signin_throttled', 'signout', 'signout_all', 'password_changed', 'email_changed',
+  'key_created', 'key_revoked', 'import', 'export',
+] as const;
+export type ActivityEvent = (typeof ACTIVITY_EVENTS)[number];
+
+export const ACTIVITY_PAGE = { default: 20, max: 100 };
 
 export const ActivityQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ description: `Entries per page, default ${ACTIVITY_PAGE.default}, capped at ${ACTIVITY_PAGE.max}` })),

@@ -4,13 +4,7 @@ import type { AppContext } from '../../../context.js';
 import type { Actor } from '../../../http/actor.js';
 import { formatTimestamp, nowTimestamp } from '../../../lib/time.js';
 import * as repo from './repo.js';
-
-/** What the account activity log records. `signin_throttled`: the account-wide sign-in ceiling was reached. */
-export const ACTIVITY_EVENTS = [
-  'signin', 'signin_failed', 'signin_throttled', 'signout', 'signout_all', 'password_changed', 'email_changed',
-  'key_created', 'key_revoked', 'import', 'export',
-] as const;
-export type ActivityEvent = (typeof ACTIVITY_EVENTS)[number];
+import { ACTIVITY_PAGE, type ActivityEvent } from './schema.js';
 
 export interface ActivityEntry {
   date: string;
@@ -19,8 +13,6 @@ export interface ActivityEntry {
   ip: string;
   agent: string;
 }
-
-export const ACTIVITY_PAGE = { default: 20, max: 100 };
 
 /**
  * Adds an entry to the account's activity log. Never throws: a log that cannot be written is logged, and the
