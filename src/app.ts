@@ -16,7 +16,8 @@ import { customPageRoutes } from './features/custom-pages/routes.js';
 import { pixelRoutes } from './features/pixels/routes.js';
 import { qrRoutes } from './features/qr/routes.js';
 import { sessionRoutes } from './features/session/routes.js';
-import { accountBySession, sessionTokenOf } from './features/session/service.js';
+import { sessionCookieName } from './features/session/cookie.js';
+import { secureDashboard, sessionLookup } from './features/session/service.js';
 import { announceSetup } from './features/session/setup.js';
 import { seriesRoutes } from './features/stats/series-routes.js';
 import { visitRoutes } from './features/stats/visits-routes.js';
@@ -70,10 +71,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     ?? (ctx.redis ? new RedisRateLimitStore(ctx.redis, ctx.config.REDIS_PREFIX, ctx.log) : new MemoryRateLimitStore());
   app.addHook('onClose', () => store.close());
   await app.register(async (api) => {
-    api.addHook('onRequest', apiGate(ctx, store, (key) => accountByApiKey(ctx, key), {
-      tokenOf: sessionTokenOf,
-      accountOf: (token) => accountBySession(ctx, token),
-    }));
+    api.addHook('onRequest', apiGate(ctx, store, (key) => accountByApiKey(ctx, key), sessionLookup(ctx)));
     for (const feature of API_FEATURES) feature(api, ctx);
     sessionRoutes(api, ctx, store);
     // `/api` itself is no endpoint, but without this the public `/:alias` route would answer it with a page.
@@ -121,7 +119,7 @@ async function registerDocs(app: App, ctx: AppContext): Promise<void> {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
           // The dashboard's: on its host only, with X-CSRF-Token on every request that is not GET or HEAD.
-          session: { type: 'apiKey', in: 'cookie', name: 'redirectory_session' },
+          session: { type: 'apiKey', in: 'cookie', name: sessionCookieName(secureDashboard(ctx)) },
         },
       },
       security: [{ bearer: [] }, { session: [] }],
