@@ -20,7 +20,8 @@ import { customPageRoutes } from './features/custom-pages/routes.js';
 import { pixelRoutes } from './features/pixels/routes.js';
 import { qrRoutes } from './features/qr/routes.js';
 import { sessionRoutes } from './features/session/routes.js';
-import { accountBySession, endOtherSessions, sessionTokenOf } from './features/session/service.js';
+import { sessionCookieName } from './features/session/cookie.js';
+import { endOtherSessions, secureDashboard, sessionLookup } from './features/session/service.js';
 import { announceSetup } from './features/session/setup.js';
 import { seriesRoutes } from './features/stats/series-routes.js';
 import { visitRoutes } from './features/stats/visits-routes.js';
@@ -77,10 +78,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   const stopActivityPrune = scheduleActivityPrune(ctx, ctx.log);
   app.addHook('onClose', () => stopActivityPrune());
   await app.register(async (api) => {
-    api.addHook('onRequest', apiGate(ctx, store, (key) => accountByApiKey(ctx, key), {
-      tokenOf: sessionTokenOf,
-      accountOf: (token) => accountBySession(ctx, token),
-    }));
+    api.addHook('onRequest', apiGate(ctx, store, (key) => accountByApiKey(ctx, key), sessionLookup(ctx)));
     scopeRoutes(api);
     // Account changes end sessions, which the session feature owns: wired here, as session imports account.
     accountRoutes(api, ctx, (userId, keep) => endOtherSessions(ctx, userId, keep));
@@ -132,7 +130,7 @@ async function registerDocs(app: App, ctx: AppContext): Promise<void> {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
           // The dashboard's: on its host only, with X-CSRF-Token on every request that is not GET or HEAD.
-          session: { type: 'apiKey', in: 'cookie', name: 'redirectory_session' },
+          session: { type: 'apiKey', in: 'cookie', name: sessionCookieName(secureDashboard(ctx)) },
         },
       },
       security: [{ bearer: [] }, { session: [] }],

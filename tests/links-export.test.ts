@@ -69,6 +69,20 @@ describe('GET /api/urls/export', () => {
     expect(res.text).toMatch(/^id,alias,domain,shorturl,longurl,/);
     expect((await server.call('GET', '/api/urls/export')).status).toBe(401);
   });
+
+  it('writes a leading apostrophe before every cell a spreadsheet would run as a formula (OWASP\'s rule)', async () => {
+    const k = (await server.user()).apiKey;
+    const link = await post('/api/url/add', {
+      url: 'https://example.com/formula', custom: '-2-3', title: '=HYPERLINK("https://evil.test","x")', description: "+cmd|' /C calc'!A0",
+      metatitle: '@SUM(1)', metadescription: "'=already quoted",
+    }, k);
+    const [row] = await exportedLinks(server, k);
+    expect(row).toMatchObject({
+      id: String(link.id), alias: "'-2-3", title: '\'=HYPERLINK("https://evil.test","x")', description: "'+cmd|' /C calc'!A0",
+      metatitle: "'@SUM(1)", metadescription: "''=already quoted", longurl: 'https://example.com/formula', type: 'direct',
+    });
+    expect(row!.shorturl).toMatch(/\/-2-3$/); // the cell begins with http: a spreadsheet reads it as text
+  });
 });
 
 describe('GET /api/url/{id}/clicks/export and /api/qr/{id}/clicks/export', () => {

@@ -169,6 +169,26 @@ describe('a round trip: export, then import into another account', () => {
   });
 });
 
+describe('cells escaped against spreadsheet formulas', () => {
+  it('import back to the very titles and aliases they were exported from', async () => {
+    const [from, to] = [(await server.user()).apiKey, (await server.user()).apiKey];
+    const domains = ['https://go.formula-a.example', 'https://go.formula-b.example'];
+    for (const [domain, k] of [[domains[0], from], [domains[1], to]] as const) await post('/api/domain/add', { domain }, k);
+    const texts = ['=HYPERLINK("https://evil.test","x")', "+cmd|' /C calc'!A0", '@SUM(1)', '-2+3', "'=already quoted", "''+twice", "it's plain"];
+    for (const [i, title] of texts.entries()) {
+      await post('/api/url/add', { url: `https://example.com/f/${i}`, custom: `-f${i}`, domain: 'go.formula-a.example', title, description: title }, from);
+    }
+    const exported = await exportedLinks(server, from);
+    expect(exported.map((r) => [r.alias, r.title])).toEqual(texts.map((title, i) => [`'-f${i}`, /^'*[=+\-@\t\r]/.test(title) ? `'${title}` : title]));
+
+    const csv = toCsv(exported.map((r) => ({ ...r, domain: domains[1] })));
+    expect(await importCsv(server, to, csv)).toMatchObject({ status: 'finished', format: 'redirectory', done: texts.length, failed: 0 });
+    const again = await exportedLinks(server, to);
+    expect(again.map((r) => [r.alias, r.title, r.description])).toEqual(exported.map((r) => [r.alias, r.title, r.description]));
+    for (const [i, title] of texts.entries()) expect(await detailOf(`-f${i}`, to)).toMatchObject({ title, description: title });
+  });
+});
+
 describe('CSV exports of other services', () => {
   const cases = [
     ['shlink', 'shlink-short-urls.csv', [

@@ -39,6 +39,17 @@ describe('visit exports', () => {
     expect(row).toMatchObject({ type: 'link', id: String(link.id), rule: 'language:fr', referrer: 'a.example' });
   });
 
+  it('writes a referrer a spreadsheet would run as a formula with a leading apostrophe, in both exports', async () => {
+    const link = await addLink();
+    await t.server.visit(link.path, { headers: { 'user-agent': A.ua, 'x-forwarded-for': A.ip, referer: 'http://=hyperlink("evil.test","x")/' } });
+    await t.server.visit(link.path, { headers: { 'user-agent': B.ua, 'x-forwarded-for': B.ip, referer: 'http://-1+2/' } });
+    await t.server.ctx.clicks.flush();
+    const expected = ['\'-1+2', '\'=hyperlink("evil.test","x")'];
+    expect((await exported(`/api/url/${link.id}/visits/export`)).map((r) => r.referrer)).toEqual(expected);
+    const account = (await exported('/api/visits/export')).filter((r) => r.type === 'link' && r.id === String(link.id));
+    expect(account.map((r) => r.referrer)).toEqual(expected);
+  });
+
   it('exports a QR code\'s scans, and an empty log as the header row alone', async () => {
     const qr = await addQr();
     expect(await exported(`/api/qr/${qr.id}/visits/export`)).toEqual([]);

@@ -20,12 +20,17 @@ export function extractApiKey(header: string | undefined): string | null {
 /** The account that owns an API key, or null; handed in by the app (the account feature owns the lookup). */
 export type KeyLookup = (key: string) => Promise<Account | null>;
 
+/** A Cookie header with more than one session cookie: one may have been planted by another host of the domain. */
+export const AMBIGUOUS_SESSION = Symbol('ambiguous session');
+
 /** Dashboard sessions, handed in by the app (the session feature owns them). */
 export interface SessionLookup {
-  /** The session token in a Cookie header, or null when there is none. */
-  tokenOf(cookieHeader: string | undefined): string | null;
+  /** The session token in a Cookie header, null when there is none, AMBIGUOUS_SESSION when there are several. */
+  tokenOf(cookieHeader: string | undefined): string | null | typeof AMBIGUOUS_SESSION;
   /** The live session's account (with `session` set), or null when the token names none. */
   accountOf(token: string): Promise<Account | null>;
+  /** Set-Cookie headers that expire every session cookie a request to `path` may have carried. */
+  expiredCookies(path: string): string[];
 }
 
 /** Who is calling and which budget it counts against. */
@@ -35,6 +40,8 @@ interface Caller {
   max: number;
   /** A session cookie came but names no live session. */
   deadSession: boolean;
+  /** Several session cookies came: none is taken. */
+  ambiguous?: boolean;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
@@ -56,6 +63,7 @@ export function apiGate(ctx: AppContext, store: RateLimitStore, accountByKey: Ke
       if (account) return { account, bucket: `key:${account.keyHash}`, max: ctx.config.RATE_LIMIT_MAX, deadSession: false };
     }
     const token = !key && onDashboard(req) ? sessions.tokenOf(req.headers.cookie) : null;
+    if (token === AMBIGUOUS_SESSION) return { account: null, bucket: `ip:${req.ip}`, max: ctx.config.RATE_LIMIT_MAX, deadSession: false, ambiguous: true };
     const account = token ? await sessions.accountOf(token) : null;
     if (account) return { account, bucket: `session:${account.userId}`, max: ctx.config.SESSION_RATE_LIMIT_MAX, deadSession: false };
     return { account: null, bucket: `ip:${req.ip}`, max: ctx.config.RATE_LIMIT_MAX, deadSession: token !== null };
@@ -72,12 +80,15 @@ export function apiGate(ctx: AppContext, store: RateLimitStore, accountByKey: Ke
     if (state.count > caller.max) throw failLater('rate_limited', Math.max(Math.ceil((state.resetAt - now) / 1000), 1));
     if ((caller.account?.session || route.dashboard) && !sameOrigin(req, ctx.config.DASHBOARD_ORIGIN)) throw fail('csrf_invalid');
     req.account = caller.account;
+    // Expired on any answer, sign-in included, so the next request carries one session cookie at most.
+    if (caller.ambiguous) reply.header('set-cookie', sessions.expiredCookies(req.url.split('?')[0]!));
     // Sign-in and setup act with no session, so a live one's token is not asked for (their Origin was checked).
     if (route.auth === 'none') return;
     const session = caller.account?.session;
     if (session && !SAFE_METHODS.has(req.method) && !constantTimeEqual(String(req.headers['x-csrf-token'] ?? ''), session.csrf)) {
       throw fail('csrf_invalid');
     }
+    if (caller.ambiguous) throw fail('session_ambiguous');
     if (!caller.account || (route.auth === 'session' && !session)) throw fail(caller.deadSession || route.auth === 'session' ? 'session_invalid' : 'key_required');
     const key = caller.account.key;
     // Sessions hold every scope; a key only those it was given.

@@ -7,3 +7,14 @@ export function cookieValue(header: string | undefined, name: string): string | 
   }
   return null;
 }
+
+/** Every value of cookie `name` in a Cookie header, in the order sent. */
+export function cookieValues(header: string | undefined, name: string): string[] {
+  if (!header) return [];
+  const values: string[] = [];
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim());
+  }
+  return values;
+}

@@ -48,6 +48,11 @@ export const ERRORS = catalogue({
   password_short: { status: 400, message: (min: number) => `Passwords must be at least ${min} characters.`, about: 'An account password is too short.' },
   // Dashboard sign-in and sessions.
   session_invalid: { status: 401, message: 'Your session has ended. Please sign in again.', about: 'The session cookie names no live session (signed out, revoked or expired).' },
+  session_ambiguous: {
+    status: 401,
+    message: 'The request carried more than one session cookie; they are cleared. Please sign in again.',
+    about: 'More than one session cookie came (another host of the domain may have planted one); the answer expires them all.',
+  },
   signin_failed: { status: 401, message: 'That e-mail and password do not match an account.', about: 'Wrong e-mail or password (one answer for both).' },
   csrf_invalid: {
     status: 403,
@@ -98,6 +103,12 @@ export const ERRORS = catalogue({
   // Branded domains.
   domain_invalid: { status: 400, message: 'domain must be an http:// or https:// address with a host name only, e.g. https://go.example.com.', about: 'Not an http(s) address with a host name only.' },
   domain_own_host: { status: 400, message: (host: string) => `${host} is this service's own address; it is always available as the default domain.`, about: 'The service\'s own host, in any spelling.' },
+  domain_reserved: {
+    status: 400,
+    message: (host: string, own: string) =>
+      `${host} shares cookies with this service's own host ${own} (the same name, a parent or a subdomain of it): a page there could plant a dashboard session. Use a domain of its own.`,
+    about: 'The host equals (on another port), contains or lies under the dashboard\'s host or BASE_URL\'s host.',
+  },
   domain_cross_port: {
     status: 400,
     message: (scheme: string, host: string, port: string) => `${scheme}//${host} cannot use port ${port}: it is the standard port of the other scheme; leave the port out.`,

@@ -61,7 +61,7 @@ describe.skipIf(!chromiumPresent())('a pixel page on the dashboard\'s origin can
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: e, password: p }),
     })).status, [email, PASSWORD]);
     expect(status).toBe(200);
-    const cookie = (await context.cookies(proxy.url)).find((c) => c.name === 'redirectory_session');
+    const cookie = (await context.cookies(proxy.url)).find((c) => c.name === '__Host-redirectory_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', secure: true });
     return page;
   }

@@ -10,16 +10,25 @@ import { startServer, type TestServer } from './server.js';
 
 export { chromiumPresent } from './chromium.js';
 
-/** Headless Debian Chromium; Playwright gives every launch a fresh temporary profile (user-data dir). */
-export function launchChromium(): Promise<Browser> {
+/** Headless Debian Chromium; Playwright gives every launch a fresh temporary profile (user-data dir). `args` add switches. */
+export function launchChromium(args: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync', ...args,
     ],
   });
+}
+
+/** A port free a moment ago on 127.0.0.1, for a server whose BASE_URL must name its port before it listens. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 /** Screenshots go to the git-ignored screenshots/ folder at the repository root, to look at by eye. */
@@ -46,10 +55,7 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
  * the browser loads from it are on the default domain. The port is picked free first, then listened on.
  */
 export async function startBrowserServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
+  const port = await freePort();
   return startServer({ BASE_URL: `http://127.0.0.1:${port}`, ...env }, { port });
 }
 

@@ -14,6 +14,22 @@ import type { DomainSchema } from './schema.js';
 
 const MAX_HOST = 253;
 
+const hostnameOf = (host: string) => new URL(`http://${host}`).hostname;
+
+/** Cookies ignore ports and reach every subdomain of the Domain they name: hosts that are one name or one under the other share them. */
+const sharesCookies = (a: string, b: string) => a === b || a.endsWith(`.${b}`) || b.endsWith(`.${a}`);
+
+/**
+ * A branded domain's pages run any account's tag scripts, which can set cookies for the page's host and its parents:
+ * the service's own hosts and every host sharing cookies with them stay out of reach, so no tag can plant a session.
+ */
+function refuseOwnHosts(ctx: AppContext, host: string): void {
+  // The dashboard's host too: a branded domain there would serve accounts' pixel pages on the dashboard's origin.
+  if (host === ctx.config.DEFAULT_HOST || host === ctx.config.DASHBOARD_HOST) throw fail('domain_own_host', host);
+  for (const own of [ctx.config.DASHBOARD_HOST, ctx.config.DEFAULT_HOST]) {
+    if (sharesCookies(hostnameOf(host), hostnameOf(own))) throw fail('domain_reserved', host, own);
+  }
+}
 
 export type DomainView = Static<typeof DomainSchema>;
 
@@ -46,8 +62,7 @@ export async function addDomain(
   input: { domain: string; redirectroot?: string; redirect404?: string },
 ): Promise<number> {
   const { scheme, host } = parseDomainAddress(input.domain);
-  // The dashboard's host too: a branded domain there would serve accounts' pixel pages on the dashboard's origin.
-  if (host === ctx.config.DEFAULT_HOST || host === ctx.config.DASHBOARD_HOST) throw fail('domain_own_host', host);
+  refuseOwnHosts(ctx, host);
   const redirect_root = optionalHttpUrl(input.redirectroot, 'redirectroot');
   const redirect_404 = optionalHttpUrl(input.redirect404, 'redirect404');
   const existing = await repo.findDomainByHost(ctx.db, host);

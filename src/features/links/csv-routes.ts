@@ -5,6 +5,7 @@ import { csvResponse, errorResponses, IdParam } from '../../http/envelopes.js';
 import { accountOf, type App } from '../../http/types.js';
 import { actorOf } from '../../http/actor.js';
 import { recordActivity } from '../account/activity/service.js';
+import { CSV_FORMULA_RULE } from '../../lib/csv-cells.js';
 import { EXPORT_COLUMNS } from './csv-format.js';
 import { exportLinks } from './export.js';
 import { getImport, startImport } from './import-jobs.js';
@@ -20,7 +21,8 @@ const IMPORT_RULES =
   '`import_format_unknown` listing the columns each format needs, a file that is not CSV a 400 `csv_invalid`. The import then ' +
   `runs in the background in chunks of ${IMPORT_CHUNK} rows: the answer is the job, at once; follow it with GET /api/urls/import/{id}. ` +
   'Each row is checked as `POST /api/url/add` checks a body and fails alone, with its reason. Rows without a domain (all foreign ' +
-  'rows) go to `domain` when given, else the default domain. One import per account runs at a time (409 `import_running`).';
+  'rows) go to `domain` when given, else the default domain. One import per account runs at a time (409 `import_running`). ' +
+  'A leading `\'` before `=`, `+`, `-`, `@`, a tab or a carriage return (how the exports write such cells) is dropped from each cell.';
 
 export function linkCsvRoutes(app: App, ctx: AppContext): void {
   app.get('/urls/export', {
@@ -30,7 +32,7 @@ export function linkCsvRoutes(app: App, ctx: AppContext): void {
       description: `A \`text/csv\` download (links.csv), oldest link first, with a header row: ${EXPORT_COLUMNS.join(', ')}. ` +
         'Target lists, parameters and pixels are JSON text; `protected` is 1 for a password-protected link, whose password is never ' +
         'exported (`password` is always empty). The file is streamed as it is read, so any number of links can be exported; ' +
-        'it imports back through POST /api/urls/import.',
+        `it imports back through POST /api/urls/import. ${CSV_FORMULA_RULE}`,
       response: { 200: csvResponse('The links as CSV'), ...errorResponses },
     },
   }, async (req, reply) => {

@@ -1,6 +1,6 @@
 import { pipeline, Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import type { AppContext } from '../../context.js';
+import { csvWriter } from '../../lib/csv-cells.js';
 import { linkPixelIds } from '../pixels/service.js';
 import { exportPage } from './bulk-repo.js';
 import { EXPORT_COLUMNS, exportRecord } from './csv-format.js';
@@ -22,7 +22,7 @@ async function* linkRecords(ctx: AppContext, userId: number) {
 
 /** All links of the account as CSV with a header row (the columns of EXPORT_COLUMNS), as a stream. */
 export function exportLinks(ctx: AppContext, userId: number): Readable {
-  const csv = stringify({ header: true, columns: [...EXPORT_COLUMNS] });
+  const csv = csvWriter(EXPORT_COLUMNS);
   // pipeline, not pipe: a reader that hangs up ends the reading of pages too.
   return pipeline(Readable.from(linkRecords(ctx, userId)), csv, (error) => {
     if (error && (error as { code?: string }).code !== 'ERR_STREAM_PREMATURE_CLOSE') ctx.log.error({ err: error }, 'link export failed');

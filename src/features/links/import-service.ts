@@ -4,6 +4,7 @@ import { parse } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 import type { AppContext } from '../../context.js';
 import { bodyChecker } from '../../http/validation.js';
+import { unescapeCsvCell } from '../../lib/csv-cells.js';
 import { AppError, fail } from '../../lib/errors.js';
 import { insertLinks, RefCache, type BulkItem } from './bulk-insert.js';
 import { normaliseHeader, type ImportRow } from './csv-format.js';
@@ -87,7 +88,7 @@ const checkLink = bodyChecker(LinkBody);
 /** One row as the body of url/add, checked against the add schema; the row's own error otherwise. */
 function toItem(format: ImportFormat, header: string[], fields: string[], domain?: string): BulkItem {
   if (fields.length !== header.length) throw fail('invalid_field', `The row has ${fields.length} fields; the header has ${header.length}.`);
-  const record = Object.fromEntries(header.map((name, i) => [name, fields[i]!]));
+  const record = Object.fromEntries(header.map((name, i) => [name, unescapeCsvCell(fields[i]!)]));
   const row: ImportRow = format.toRow(record, domain);
   if (row.locked) throw fail('import_password_missing');
   const input = Object.fromEntries(Object.entries(row.input).filter(([, v]) => v !== undefined));

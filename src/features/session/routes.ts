@@ -7,7 +7,7 @@ import { recordActivity } from '../account/activity/service.js';
 import { accountOf, type App, type GateConfig } from '../../http/types.js';
 import { clearedSessionCookie, sessionCookie } from './cookie.js';
 import { CredentialsBody, RevokedResponse, SessionResponse, SetupBody, SetupStatusResponse } from './schema.js';
-import { describeSession, endAllSessions, endSession, type NewSession } from './service.js';
+import { describeSession, endAllSessions, endSession, secureDashboard, type NewSession } from './service.js';
 import { completeSetup, register, setupStatus, signIn } from './sign-in.js';
 
 const tags = ['session'];
@@ -17,7 +17,7 @@ const answers = { ...errorResponses, 403: ErrorBody };
 
 /** The dashboard's sign-in: cookie sessions on the dashboard's host (README "Dashboard sign-in and sessions"). */
 export function sessionRoutes(app: App, ctx: AppContext, store: RateLimitStore): void {
-  const secure = ctx.config.DASHBOARD_ORIGIN.startsWith('https:');
+  const secure = secureDashboard(ctx);
   const started = (session: NewSession) => ({ error: 0 as const, data: session.view });
   const cookieOf = (session: NewSession) => sessionCookie(session.token, session.maxAgeS, secure);
   const signInSchema = <B extends TSchema>(summary: string, body: B) => ({ tags, summary, body, security: [], response: { 200: SessionResponse, ...answers } });

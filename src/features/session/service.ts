@@ -1,11 +1,12 @@
 import type { AppContext } from '../../context.js';
 import type { SessionRow } from '../../db/types.js';
+import { AMBIGUOUS_SESSION, type SessionLookup } from '../../http/auth.js';
 import type { Account } from '../../http/types.js';
-import { cookieValue } from '../../lib/cookies.js';
+import { cookieValues } from '../../lib/cookies.js';
 import { fail } from '../../lib/errors.js';
 import { constantTimeEqual, hashApiKey, randomToken } from '../../lib/secrets.js';
 import { getAccount } from '../account/service.js';
-import { SESSION_COOKIE } from './cookie.js';
+import { expiredSessionCookies, sessionCookieName } from './cookie.js';
 import * as repo from './repo.js';
 
 /** What the dashboard learns about its session (GET /api/session); `csrf` goes back in X-CSRF-Token. */
@@ -35,9 +36,30 @@ const maxMs = (ctx: AppContext) => ctx.config.SESSION_MAX_DAYS * 24 * 60 * MINUT
 const touchMs = (ctx: AppContext) => Math.min(MINUTE_MS, idleMs(ctx) / 4);
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function sessionTokenOf(cookieHeader: string | undefined): string | null {
-  const token = cookieValue(cookieHeader, SESSION_COOKIE);
+/** Whether the dashboard is https: its session cookie is then `__Host-` prefixed (cookie.ts). */
+export const secureDashboard = (ctx: AppContext) => ctx.config.DASHBOARD_ORIGIN.startsWith('https:');
+export const dashboardHostname = (ctx: AppContext) => new URL(ctx.config.DASHBOARD_ORIGIN).hostname;
+
+/**
+ * The session token of a Cookie header. Two or more session cookies are never guessed between: the first one sent is
+ * the most specific path's, and one planted with Domain= by a parent or sibling host (http only) would come first.
+ */
+export function sessionTokenOf(secure: boolean, cookieHeader: string | undefined): string | null | typeof AMBIGUOUS_SESSION {
+  const tokens = cookieValues(cookieHeader, sessionCookieName(secure));
+  if (tokens.length > 1) return AMBIGUOUS_SESSION;
+  const token = tokens[0];
   return token && token.length <= MAX_TOKEN ? token : null;
+}
+
+/** The /api gate's view of dashboard sessions. */
+export function sessionLookup(ctx: AppContext): SessionLookup {
+  const secure = secureDashboard(ctx);
+  const hostname = dashboardHostname(ctx);
+  return {
+    tokenOf: (cookieHeader) => sessionTokenOf(secure, cookieHeader),
+    accountOf: (token) => accountBySession(ctx, token),
+    expiredCookies: (path) => expiredSessionCookies(secure, hostname, path),
+  };
 }
 
 /** Signs an account in: a new session row, ended sessions of the account swept on the way. */

@@ -1,9 +1,9 @@
-import { stringify } from 'csv-stringify';
 import type { AppContext } from '../../context.js';
 import { csvResponse, errorResponses, IdParam } from '../../http/envelopes.js';
 import { accountOf, type App } from '../../http/types.js';
 import { actorOf } from '../../http/actor.js';
 import { recordActivity } from '../account/activity/service.js';
+import { CSV_FORMULA_RULE, csvWriter } from '../../lib/csv-cells.js';
 import type { TargetKind } from '../../db/types.js';
 import { SeriesQuery } from './series-schema.js';
 import { targetSeries, type SeriesQuery as Query } from './series-service.js';
@@ -13,7 +13,7 @@ const COLUMNS = ['date', 'clicks', 'uniqueClicks'];
 /** A series as CSV with a header row; a series is at most a few thousand buckets, read like the JSON one. */
 async function seriesCsv(ctx: AppContext, userId: number, kind: TargetKind, id: number, query: Query) {
   const points = await targetSeries(ctx, userId, kind, id, query);
-  const csv = stringify({ header: true, columns: COLUMNS });
+  const csv = csvWriter(COLUMNS);
   for (const point of points) csv.write(point);
   csv.end();
   return csv;
@@ -22,7 +22,7 @@ async function seriesCsv(ctx: AppContext, userId: number, kind: TargetKind, id: 
 const schema = (what: string, json: string) => ({
   tags: ['stats'],
   summary: `Clicks of ${what} over time, as CSV (extension)`,
-  description: `The series of \`${json}\` as a \`text/csv\` download with the header row ${COLUMNS.join(',')}: the same query, buckets and rules.`,
+  description: `The series of \`${json}\` as a \`text/csv\` download with the header row ${COLUMNS.join(',')}: the same query, buckets and rules. ${CSV_FORMULA_RULE}`,
   params: IdParam,
   querystring: SeriesQuery,
   response: { 200: csvResponse('The series as CSV'), ...errorResponses },

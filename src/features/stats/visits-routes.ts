@@ -6,6 +6,7 @@ import { errorResponses, IdParam } from '../../http/envelopes.js';
 import { accountOf, type App } from '../../http/types.js';
 import { actorOf } from '../../http/actor.js';
 import { recordActivity } from '../account/activity/service.js';
+import { CSV_FORMULA_RULE } from '../../lib/csv-cells.js';
 import { listEnvelope, PageQuery } from '../../lib/pagination.js';
 import { EXPORT_COLUMNS, exportAccountVisits, exportTargetVisits, LATEST_PACKS, latestVisits, listVisits } from './visits-service.js';
 import { LatestVisitsQuery, LatestVisitsResponse, VisitList } from './visits-schema.js';
@@ -15,7 +16,7 @@ const LOG =
   'kept VISIT_LOG_DAYS days (default 30; 0 keeps none). No IP address, user agent or visitor hash is stored.';
 const EXPORT =
   `CSV with a header row (${EXPORT_COLUMNS.map((c) => `\`${c}\``).join(', ')}; \`type\` is \`link\` or \`qr\`), newest first, streamed ` +
-  'as it is read, as an attachment.';
+  `as it is read, as an attachment. ${CSV_FORMULA_RULE}`;
 const LATEST =
   'The latest visits of all your links and QR codes together, newest first, each naming what was visited (`type`, ' +
   '`id`, `name`, and for links `shorturl`). The log has no index by account: it is read back from its newest entries, ' +

@@ -1,8 +1,8 @@
 import { pipeline, Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import type { Static } from 'typebox';
 import type { AppContext } from '../../context.js';
 import type { TargetKind } from '../../db/types.js';
+import { csvWriter } from '../../lib/csv-cells.js';
 import { fail } from '../../lib/errors.js';
 import { listData, toPage } from '../../lib/pagination.js';
 import { shortUrl } from '../../lib/short-url.js';
@@ -57,7 +57,7 @@ function csvOf(pages: AsyncGenerator<LoggedVisit[]>): Readable {
   async function* rows() {
     for await (const page of pages) for (const visit of page) yield csvRow(visit);
   }
-  const csv = stringify({ header: true, columns: [...EXPORT_COLUMNS] });
+  const csv = csvWriter(EXPORT_COLUMNS);
   // A failed read ends the response early; a reader that leaves stops the reads.
   pipeline(Readable.from(rows()), csv, () => {});
   return csv;
