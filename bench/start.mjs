@@ -1,5 +1,7 @@
 // Time from `npm start` to the first 200 on /health, on this checkout as it is (SQLite, a fresh database each run).
-//   node bench/start.mjs [runs=3] [together=1]     together=2 starts two `npm start` at once and times both
+//   node bench/start.mjs [runs=3] [together=1] [checkout=.] [npm|node]
+// together=2 starts two at once and times both; another checkout measures its own `npm start` (e.g. an older
+// commit's, in a `git worktree`); `node` times `node dist/server.js` alone, the floor.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -10,7 +12,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 const RUNS = Number(process.argv[2] ?? 3);
 const TOGETHER = Number(process.argv[3] ?? 1);
 const TIMEOUT_MS = 180_000;
-const ROOT = join(import.meta.dirname, '..');
+const ROOT = process.argv[4] ?? join(import.meta.dirname, '..');
+const COMMAND = process.argv[5] === 'node' ? ['node', ['dist/server.js']] : ['npm', ['start']];
 
 async function freePort() {
   const server = createServer().listen(0, '127.0.0.1');
@@ -33,7 +36,7 @@ async function timeStart(dir, index) {
   const port = await freePort();
   const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, `start-${index}.db`)}`, LOG_LEVEL: 'error' };
   const began = performance.now();
-  const child = spawn('npm', ['start'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(COMMAND[0], COMMAND[1], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'ignore', 'inherit'] });
   let exited = false;
   child.once('exit', () => { exited = true; });
   try {

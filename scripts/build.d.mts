@@ -8,6 +8,5 @@ export interface BuildOptions {
   quiet?: boolean;
 }
 
-export const DIST: string;
 export function fingerprints(steps?: Step[]): Record<Step, string>;
-export function ensureBuilt(options?: BuildOptions): Promise<{ built: Step[]; ms: number }>;
+export function ensureBuilt(options?: BuildOptions): Promise<{ built: Step[]; waited: boolean; ms: number }>;

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 
 const ROOT = join(import.meta.dirname, '..');
-export const DIST = join(ROOT, 'dist');
+const DIST = join(ROOT, 'dist');
 /** Outside dist/, which a build replaces whole. */
 const LOCK = join(ROOT, 'dist.lock');
 const STAMP = '.build-stamp.json';
@@ -22,7 +22,7 @@ const COMMON = ['package.json', 'package-lock.json', 'scripts/build.mjs'];
 
 /**
  * What `npm run build` does, in order. `out` is the directory being built (a copy of dist/ swapped in when done).
- * A `check` step writes nothing: its stamp says it passed on those inputs.
+ * web-types writes nothing: its stamp says the dashboard's type check passed on those inputs.
  */
 export const STEPS = {
   server: {
@@ -33,7 +33,7 @@ export const STEPS = {
     command: (out) => [TSC, '-p', 'tsconfig.build.json', '--outDir', out, '--tsBuildInfoFile', join(out, '.tsbuildinfo.build')],
   },
   // The dashboard imports the server's schema types, so its type check reads src/ too.
-  'web-types': { inputs: ['web', 'src'], check: true, command: () => [TSC, '-p', 'web/tsconfig.json'] },
+  'web-types': { inputs: ['web', 'src'], command: () => [TSC, '-p', 'web/tsconfig.json'] },
   web: { inputs: ['web'], entry: 'web/index.html', command: () => [join(ROOT, 'web', 'build.mjs')], env: (out) => ({ WEB_OUT_DIR: join(out, 'web') }) },
 };
 
@@ -94,6 +94,14 @@ function tryLock() {
     const touched = statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs;
     if (touched !== undefined && Date.now() - touched > STALE_MS) rmSync(LOCK, { recursive: true, force: true });
     return false;
+  }
+}
+
+function touchLock() {
+  try {
+    utimesSync(LOCK, new Date(), new Date());
+  } catch {
+    // taken over after a stall: the build goes on and its swap still puts a complete build in place
   }
 }
 
@@ -165,23 +173,25 @@ async function buildSteps(stale, prints, { tolerant, quiet }) {
 export async function ensureBuilt({ steps = Object.keys(STEPS), force = false, tolerant = false, quiet = false } = {}) {
   const began = performance.now();
   let forced = force;
+  let waited = false;
   for (;;) {
-    const prints = fingerprints(steps);
-    const stale = forced ? steps : staleSteps(steps, prints, tolerant);
-    if (stale.length === 0) return { built: [], ms: performance.now() - began };
+    const stale = forced ? steps : staleSteps(steps, fingerprints(steps), tolerant);
+    if (stale.length === 0) return { built: [], waited, ms: performance.now() - began };
     if (!tryLock()) {
+      waited = true;
       await sleep(200);
       continue;
     }
-    const heartbeat = setInterval(() => utimesSync(LOCK, new Date(), new Date()), HEARTBEAT_MS);
+    const heartbeat = setInterval(touchLock, HEARTBEAT_MS);
     try {
-      // Another caller may have finished between our look and the lock.
-      const still = forced ? steps : staleSteps(steps, fingerprints(steps), tolerant);
+      // Read again under the lock: another caller may have built between our look and the lock.
+      const current = fingerprints(steps);
+      const still = forced ? steps : staleSteps(steps, current, tolerant);
       if (still.length > 0) {
         if (!quiet) console.error(`build: ${still.join(', ')} out of date; building…`);
-        await buildSteps(still, fingerprints(steps), { tolerant, quiet });
+        await buildSteps(still, current, { tolerant, quiet });
       }
-      return { built: still, ms: performance.now() - began };
+      return { built: still, waited, ms: performance.now() - began };
     } finally {
       clearInterval(heartbeat);
       rmSync(LOCK, { recursive: true, force: true });
@@ -195,9 +205,10 @@ async function main(argv) {
   const steps = argv.filter((a) => !a.startsWith('--'));
   const unknown = steps.filter((s) => !(s in STEPS));
   if (unknown.length > 0) throw new Error(`build: unknown step ${unknown.join(', ')} (steps: ${Object.keys(STEPS).join(', ')})`);
-  const { built, ms } = await ensureBuilt({ steps: steps.length > 0 ? steps : undefined, force: flags.has('--force'), tolerant: flags.has('--tolerant') });
+  const { built, waited, ms } = await ensureBuilt({ steps: steps.length > 0 ? steps : undefined, force: flags.has('--force'), tolerant: flags.has('--tolerant') });
   const seconds = (ms / 1000).toFixed(ms < 1000 ? 2 : 1);
-  console.error(built.length === 0 ? `build: dist/ is up to date (checked in ${seconds} s)` : `build: built ${built.join(', ')} in ${seconds} s`);
+  const done = waited ? `after waiting for another build, ${seconds} s` : `checked in ${seconds} s`;
+  console.error(built.length === 0 ? `build: dist/ is up to date (${done})` : `build: built ${built.join(', ')} in ${seconds} s`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
