@@ -15,6 +15,8 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 30 }),
   RATE_LIMIT_WINDOW_S: Type.Integer({ minimum: 1, default: 60 }),
   LOG_LEVEL: Type.String({ default: 'info' }),
+  /** `auto`: readable lines when stdout is a terminal, else JSON. */
+  LOG_FORMAT: Type.Union([Type.Literal('auto'), Type.Literal('pretty'), Type.Literal('json')], { default: 'auto' }),
   DOMAIN_DNS_TARGETS: Type.String({ default: '' }),
   CLICK_FLUSH_MS: Type.Integer({ minimum: 10, default: 1000 }),
   CLICK_BATCH_MAX: Type.Integer({ minimum: 1, default: 20_000 }),

@@ -1,12 +1,13 @@
 import cluster from 'node:cluster';
 import type { Redis } from 'ioredis';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { connect, type Db, type DbHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ClickRecorder } from './clicks/recorder.js';
 import { scheduleRollUp } from './clicks/retention.js';
 import { scheduleVisitPrune } from './clicks/visit-log.js';
+import { createLog } from './lib/log.js';
 import { LocalInvalidation, type Invalidation } from './lib/invalidation.js';
 import { closeRedis, connectRedis } from './lib/redis.js';
 import { RedisInvalidation } from './lib/redis-invalidation.js';
@@ -31,15 +32,9 @@ export interface AppContext {
   close(): Promise<void>;
 }
 
+/** The server's log on stdout (LOG_FORMAT); the one-time setup address stands alone in pretty output. */
 export function createLogger(config: Config): Logger {
-  return pino({
-    name: 'redirectory',
-    level: config.LOG_LEVEL,
-    redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.apiKey', '*.password_hash'],
-      censor: '[redacted]',
-    },
-  });
+  return createLog({ level: config.LOG_LEVEL, format: config.LOG_FORMAT, alone: ['setupUrl'] });
 }
 
 export async function createContext(config: Config, log: Logger = createLogger(config)): Promise<AppContext> {

@@ -6,14 +6,15 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'vite';
 
 const ROOT = import.meta.dirname;
-const OUT = join(ROOT, '..', 'dist', 'web');
+/** scripts/build.mjs builds into a copy of dist/ and swaps it in when done (WEB_OUT_DIR is that copy's web/). */
+const OUT = process.env.WEB_OUT_DIR ?? join(ROOT, '..', 'dist', 'web');
 /** Initial JavaScript (the entry and the chunks it imports statically), gzipped. */
 const BUDGET_BYTES = 250 * 1024;
 const COMPRESSIBLE = /\.(js|css|html|svg|json|txt)$/;
 
 // Always the production build of React and the app, also when run from the tests (vitest sets NODE_ENV=test).
 process.env.NODE_ENV = 'production';
-await build({ configFile: join(ROOT, 'vite.config.ts'), mode: 'production', logLevel: process.env.CI ? 'info' : 'warn' });
+await build({ configFile: join(ROOT, 'vite.config.ts'), mode: 'production', logLevel: process.env.CI ? 'info' : 'warn', build: { outDir: OUT } });
 
 const files = (dir) => readdirSync(dir).flatMap((name) => {
   const path = join(dir, name);
