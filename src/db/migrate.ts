@@ -10,6 +10,7 @@ import * as clickSeries from './migrations/0006-click-series.js';
 import * as visitLog from './migrations/0007-visit-log.js';
 import * as importJobs from './migrations/0008-import-jobs.js';
 import * as sessions from './migrations/0009-sessions.js';
+import * as oneRunningImport from './migrations/0013-one-running-import.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0007-visit-log': visitLog,
   '0008-import-jobs': importJobs,
   '0009-sessions': sessions,
+  '0013-one-running-import': oneRunningImport,
 };
 
 /** Every migration's name, in order. */
