@@ -30,6 +30,7 @@ import { apiGate } from './http/auth.js';
 import { ErrorBody } from './http/envelopes.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
+import { chargeNothing } from './http/rate-budget.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.js';
 import type { App } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
@@ -61,6 +62,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler());
   app.decorateRequest('account', null);
+  app.decorateRequest('chargeUnits', chargeNothing);
   app.addSchema(ErrorBody);
   registerJsonBody(app);
   registerErrorHandler(app);

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import { fail, failLater } from '../lib/errors.js';
 import { normalizeHost } from '../lib/hosts.js';
 import { constantTimeEqual } from '../lib/secrets.js';
+import { rateCharger } from './rate-budget.js';
 import type { RateLimitStore } from './rate-limit.js';
 import type { Account, GateConfig } from './types.js';
 
@@ -70,6 +71,7 @@ export function apiGate(ctx: AppContext, store: RateLimitStore, accountByKey: Ke
     if (state.count > caller.max) throw failLater('rate_limited', Math.max(Math.ceil((state.resetAt - now) / 1000), 1));
     if ((caller.account?.session || route.dashboard) && !sameOrigin(req, ctx.config.DASHBOARD_ORIGIN)) throw fail('csrf_invalid');
     req.account = caller.account;
+    req.chargeUnits = rateCharger(store, caller, windowMs, reply);
     // Sign-in and setup act with no session, so a live one's token is not asked for (their Origin was checked).
     if (route.auth === 'none') return;
     const session = caller.account?.session;
