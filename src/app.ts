@@ -27,6 +27,7 @@ import { qrPublicRoutes } from './features/qr/public-routes.js';
 import { leanFront } from './features/redirect/serve/front.js';
 import { publicRoutes } from './features/redirect/serve/routes.js';
 import { apiGate } from './http/auth.js';
+import { CachedDocument } from './http/cached-document.js';
 import { ErrorBody } from './http/envelopes.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
@@ -140,10 +141,15 @@ async function registerDocs(app: App, ctx: AppContext): Promise<void> {
     // Not upgrade-insecure-requests: on a plain-http installation it would send the docs' own assets to https.
     transformStaticCSP: (csp) => csp.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ''),
     uiHooks: {
-      onRequest: async (_req, reply) => {
+      onRequest: async (req, reply) => {
         reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'strict-origin-when-cross-origin');
+        // The UI's own copies of the document, answered from the same buffers as /api/openapi.json.
+        if (req.routeOptions.url === '/docs/json') return openapi.send(req, reply);
+        if (req.routeOptions.url === '/docs/yaml') return openapiYaml.send(req, reply);
       },
     },
   });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  const openapi = new CachedDocument('application/json; charset=utf-8', () => JSON.stringify(app.swagger()));
+  const openapiYaml = new CachedDocument('application/x-yaml', () => app.swagger({ yaml: true }));
+  app.get('/api/openapi.json', { schema: { hide: true } }, (req, reply) => openapi.send(req, reply));
 }
