@@ -116,7 +116,7 @@ async function registerDocs(app: App, ctx: AppContext): Promise<void> {
           'or from the dashboard its session cookie (see the session endpoints; changes need `X-CSRF-Token`, ' +
           `its own budget is ${ctx.config.SESSION_RATE_LIMIT_MAX} requests per window). ` +
           'Failures answer `{"error":1,"message":"…","code":"…"}` (codes: see ErrorBody) with 400 (invalid input), 401 (missing or unknown key), ' +
-          '404 (unknown id, including ids of other accounts), 409 (name or alias taken), 413 (body over 1 MB; 50 MB for a CSV import), ' +
+          '404 (unknown id, including ids of other accounts), 409 (name or alias taken), 413 (body over 1 MB; IMPORT_MAX_BYTES for a CSV import), ' +
           `429 (over ${ctx.config.RATE_LIMIT_MAX} requests per ${ctx.config.RATE_LIMIT_WINDOW_S} s, with Retry-After).`,
       },
       servers: [{ url: ctx.config.BASE_URL }],
