@@ -2,6 +2,7 @@
 // seconds against a fresh server while bench/lib/probe.mjs times GET /health from its own process.
 // Needs a build. Standalone, against any build (e.g. an older commit's worktree, for a before/after):
 //   node bench/lib/abuse.mjs [SERVER_DIR] → one line per flood, then `abuse: worst p99 …`
+// ABUSE_FLOODS=import_max,openapi runs only those; ABUSE_SECONDS sets each flood's length.
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -140,7 +141,8 @@ export async function benchAbuse(serverDir, seconds) {
   const seeded = { path, ...JSON.parse(execFileSync('node', [join(serverDir, 'bench/seed.mjs'), path, '0'], { encoding: 'utf8' })) };
   const results = [];
   try {
-    for (const name of Object.keys(FLOODS)) {
+    const only = process.env.ABUSE_FLOODS?.split(',');
+    for (const name of Object.keys(FLOODS).filter((n) => !only || only.includes(n))) {
       const r = await runFlood(serverDir, seeded, name, seconds);
       results.push(r);
       const extra = r.progressMs === undefined ? '' : `, job progress seen after ${r.progressMs === null ? 'never' : `${(r.progressMs / 1000).toFixed(1)} s`}`;

@@ -36,7 +36,7 @@ export async function takenAliases(db: Db, domainId: number, aliases: string[]):
   return taken;
 }
 
-/** Rows per INSERT: every row names all columns (SQLite has no DEFAULT in a VALUES list). */
+/** Rows per INSERT: every row names all columns (SQLite has no DEFAULT in a VALUES list); 25 keep a statement to a few ms (docs/performance.md#import-slices). */
 const ROWS_PER_INSERT = 25;
 
 /**
