@@ -10,6 +10,7 @@ import { load, pickGenerator } from './lib/generator.mjs';
 import { cpuSeconds, freePort, median, rssMb, start, stop, waitForPort } from './lib/proc.mjs';
 import { printReport } from './lib/report.mjs';
 import { benchImport } from './lib/import.mjs';
+import { benchAbuse } from './lib/abuse.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const GENERATOR = pickGenerator();
@@ -150,8 +151,10 @@ await stop(creator.child);
 await stop(baseline.child);
 rmSync(dir, { recursive: true, force: true });
 const imported = benchImport(QUICK ? 5_000 : 50_000);
+// Four floods that once stalled every client, 10 s each (2.5 s quick), against this build: /health p99 under the worst.
+const abuseP99 = await benchAbuse(process.cwd(), QUICK ? 2.5 : 10);
 
 printReport({
   rows, names, generator: GENERATOR, run: RUN, minutes: (performance.now() - startedAt) / 60_000,
-  created, stats, series, clicks, statsClicks: CLICKS, connections: STATS_CONNECTIONS, imported,
+  created, stats, series, clicks, statsClicks: CLICKS, connections: STATS_CONNECTIONS, imported, abuseP99,
 });

@@ -32,9 +32,11 @@ import { qrPublicRoutes } from './features/qr/public-routes.js';
 import { leanFront } from './features/redirect/serve/front.js';
 import { publicRoutes } from './features/redirect/serve/routes.js';
 import { apiGate } from './http/auth.js';
+import { CachedDocument } from './http/cached-document.js';
 import { ErrorBody } from './http/envelopes.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
+import { chargeNothing } from './http/rate-budget.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.js';
 import type { App, GateConfig } from './http/types.js';
 import { scopeRoutes } from './http/scopes.js';
@@ -67,6 +69,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler());
   app.decorateRequest('account', null);
+  app.decorateRequest('chargeUnits', chargeNothing);
   app.addSchema(ErrorBody);
   registerJsonBody(app);
   registerErrorHandler(app);
@@ -122,7 +125,7 @@ async function registerDocs(app: App, ctx: AppContext): Promise<void> {
           'or from the dashboard its session cookie (see the session endpoints; changes need `X-CSRF-Token`, ' +
           `its own budget is ${ctx.config.SESSION_RATE_LIMIT_MAX} requests per window). ` +
           'Failures answer `{"error":1,"message":"…","code":"…"}` (codes: see ErrorBody) with 400 (invalid input), 401 (missing or unknown key), ' +
-          '404 (unknown id, including ids of other accounts), 409 (name or alias taken), 413 (body over 1 MB; 50 MB for a CSV import), ' +
+          '404 (unknown id, including ids of other accounts), 409 (name or alias taken), 413 (body over 1 MB; IMPORT_MAX_BYTES for a CSV import), ' +
           `429 (over ${ctx.config.RATE_LIMIT_MAX} requests per ${ctx.config.RATE_LIMIT_WINDOW_S} s, with Retry-After).`,
       },
       servers: [{ url: ctx.config.BASE_URL }],
@@ -147,10 +150,15 @@ async function registerDocs(app: App, ctx: AppContext): Promise<void> {
     // Not upgrade-insecure-requests: on a plain-http installation it would send the docs' own assets to https.
     transformStaticCSP: (csp) => csp.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ''),
     uiHooks: {
-      onRequest: async (_req, reply) => {
+      onRequest: async (req, reply) => {
         reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'strict-origin-when-cross-origin');
+        // The UI's own copies of the document, answered from the same buffers as /api/openapi.json.
+        if (req.routeOptions.url === '/docs/json') return openapi.send(req, reply);
+        if (req.routeOptions.url === '/docs/yaml') return openapiYaml.send(req, reply);
       },
     },
   });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  const openapi = new CachedDocument('application/json; charset=utf-8', () => JSON.stringify(app.swagger()));
+  const openapiYaml = new CachedDocument('application/x-yaml', () => app.swagger({ yaml: true }));
+  app.get('/api/openapi.json', { schema: { hide: true } }, (req, reply) => openapi.send(req, reply));
 }

@@ -41,6 +41,8 @@ const EnvSchema = Type.Object({
   SESSION_MAX_DAYS: Type.Number({ exclusiveMinimum: 0, default: 30 }),
   /** Requests per RATE_LIMIT_WINDOW_S of a signed-in dashboard account (its own budget, not an API key's). */
   SESSION_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 600 }),
+  /** The largest CSV file POST /api/urls/import reads, in bytes; a larger one is refused with 413 before it is read. */
+  IMPORT_MAX_BYTES: Type.Integer({ minimum: 1024, default: 20 * 1024 * 1024 }),
 });
 
 export type Env = Static<typeof EnvSchema>;

@@ -4,7 +4,7 @@
 const fmt = (n, d = 0) => n.toFixed(d).padStart(9);
 const find = (rows, name) => rows.find((r) => r.scenario === name);
 
-export function printReport({ rows, names, generator, run, minutes, created, stats, series, clicks, statsClicks, connections, imported }) {
+export function printReport({ rows, names, generator, run, minutes, created, stats, series, clicks, statsClicks, connections, imported, abuseP99 }) {
   const direct = find(rows, names.direct);
   const grown = find(rows, names.grown);
   const zipf = find(rows, names.zipf);
@@ -27,7 +27,7 @@ export function printReport({ rows, names, generator, run, minutes, created, sta
     create_per_s: created.rps.toFixed(0), stats_p99_ms: round(stats.p99), rss_mb: grown.rss.toFixed(0),
     cpu_ratio: direct.cpuRatio.toFixed(2), cpu_growth: (grown.cpuRatio / direct.cpuRatio).toFixed(2),
     cpu_zipf: (zipf.cpuRatio / direct.cpuRatio).toFixed(2), generator, series_p99_ms: round(series.p99),
-    import_per_s: imported.toFixed(0),
+    import_per_s: imported.toFixed(0), abuse_health_p99_ms: abuseP99.toFixed(1),
   };
   console.log(`bench: ${Object.entries(keys).map(([k, v]) => `${k}=${v}`).join(' ')}`);
 }

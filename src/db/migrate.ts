@@ -13,6 +13,7 @@ import * as sessions from './migrations/0009-sessions.js';
 import * as apiKeys from './migrations/0010-api-keys.js';
 import * as accountActivity from './migrations/0011-account-activity.js';
 import * as accountSafety from './migrations/0012-account-safety.js';
+import * as oneRunningImport from './migrations/0013-one-running-import.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0010-api-keys': apiKeys,
   '0011-account-activity': accountActivity,
   '0012-account-safety': accountSafety,
+  '0013-one-running-import': oneRunningImport,
 };
 
 /** Every migration's name, in order. */

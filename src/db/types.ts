@@ -259,6 +259,8 @@ export interface ImportJobsTable {
   total: number | null;
   done: Generated<number>;
   failed: Generated<number>;
+  /** Data rows read and checked so far (the file is read whole before the first link is created). */
+  processed: Generated<number>;
   /** JSON array of {row, code, message}. */
   errors: Generated<string>;
   message: Generated<string>;

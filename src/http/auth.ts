@@ -4,6 +4,7 @@ import { fail, failLater } from '../lib/errors.js';
 import { normalizeHost } from '../lib/hosts.js';
 import { grants } from '../lib/scopes.js';
 import { constantTimeEqual } from '../lib/secrets.js';
+import { rateCharger } from './rate-budget.js';
 import type { RateLimitStore } from './rate-limit.js';
 import type { Account, GateConfig } from './types.js';
 
@@ -82,6 +83,7 @@ export function apiGate(ctx: AppContext, store: RateLimitStore, accountByKey: Ke
     req.account = caller.account;
     // Expired on any answer, sign-in included, so the next request carries one session cookie at most.
     if (caller.ambiguous) reply.header('set-cookie', sessions.expiredCookies(req.url.split('?')[0]!));
+    req.chargeUnits = rateCharger(store, caller, windowMs, reply);
     // Sign-in and setup act with no session, so a live one's token is not asked for (their Origin was checked).
     if (route.auth === 'none') return;
     const session = caller.account?.session;

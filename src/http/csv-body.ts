@@ -1,9 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../lib/errors.js';
 
-/** The largest CSV file an import takes in one request. */
-export const CSV_BODY_LIMIT = 50 * 1024 * 1024;
-export const CSV_BODY_LIMIT_TEXT = '50 MB';
+const MB = 1024 * 1024;
+
+/** A byte limit as people read it: "20 MB", "64 KB", or the bytes when it is no whole number of either. */
+export function sizeText(bytes: number): string {
+  if (bytes % MB === 0) return `${bytes / MB} MB`;
+  return bytes % 1024 === 0 ? `${bytes / 1024} KB` : `${bytes} bytes`;
+}
 
 /** What spreadsheets and browsers send a .csv file as (Windows browsers: application/vnd.ms-excel). */
 const CSV_TYPES = ['text/csv', 'application/csv', 'text/plain', 'application/vnd.ms-excel'];
@@ -11,12 +15,15 @@ const CSV_TYPES = ['text/csv', 'application/csv', 'text/plain', 'application/vnd
 const notCsv = () => fail('unsupported_media_type', 'Send the CSV file as the request body with Content-Type: text/csv.');
 
 /**
- * CSV bodies as a Buffer, up to CSV_BODY_LIMIT (the API's JSON limit stays 1 MB elsewhere); any other
- * type but JSON answers 415. Register it inside the import route's own scope only.
+ * CSV bodies as a Buffer, up to `maxBytes` (IMPORT_MAX_BYTES; the API's JSON limit stays 1 MB elsewhere): a
+ * larger Content-Length is refused before a byte is read, and a body without one (chunked) as soon as it
+ * passes the limit, with 413 import_too_large. Any other type but JSON answers 415. Register it inside the
+ * import route's own scope only.
  */
-export function registerCsvBody(scope: FastifyInstance): void {
+export function registerCsvBody(scope: FastifyInstance, maxBytes: number): void {
+  const tooLarge = () => fail('import_too_large', sizeText(maxBytes));
   scope.addContentTypeParser(CSV_TYPES, (req, payload, done) => {
-    if (Number(req.headers['content-length']) > CSV_BODY_LIMIT) return done(fail('body_too_large', CSV_BODY_LIMIT_TEXT), undefined);
+    if (Number(req.headers['content-length']) > maxBytes) return done(tooLarge(), undefined);
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
@@ -27,8 +34,11 @@ export function registerCsvBody(scope: FastifyInstance): void {
     };
     payload.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= CSV_BODY_LIMIT) chunks.push(chunk);
-      else finish(fail('body_too_large', CSV_BODY_LIMIT_TEXT));
+      if (size <= maxBytes) chunks.push(chunk);
+      else if (!settled) {
+        chunks.length = 0;
+        finish(tooLarge());
+      }
     });
     payload.on('end', () => finish(null, Buffer.concat(chunks)));
     payload.on('error', (error) => finish(error));

@@ -9,9 +9,10 @@ export interface WindowState {
 
 /** Counts hits in fixed windows aligned to the epoch, so every node agrees on when a window ends. */
 export interface RateLimitStore {
-  hit(bucket: string, windowMs: number, now: number): Promise<WindowState>;
-  /** Takes back one hit of the current window (a sign-in that succeeded is no failure); never below 0. */
-  release(bucket: string, windowMs: number, now: number): Promise<void>;
+  /** Counts `units` hits at once (1 unless a request costs more, as a bulk call's password hashes do). */
+  hit(bucket: string, windowMs: number, now: number, units?: number): Promise<WindowState>;
+  /** Takes back `units` hits of the current window (a sign-in that succeeded is no failure); never below 0. */
+  release(bucket: string, windowMs: number, now: number, units?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -19,17 +20,17 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private readonly windows = new Map<string, WindowState>();
   private sweptAt = 0;
 
-  async hit(bucket: string, windowMs: number, now: number): Promise<WindowState> {
-    return this.count(bucket, windowMs, now);
+  async hit(bucket: string, windowMs: number, now: number, units = 1): Promise<WindowState> {
+    return this.count(bucket, windowMs, now, units);
   }
 
-  async release(bucket: string, windowMs: number, now: number): Promise<void> {
+  async release(bucket: string, windowMs: number, now: number, units = 1): Promise<void> {
     const state = this.windows.get(cacheKeys.rateLimit(bucket, Math.floor(now / windowMs) * windowMs));
-    if (state && state.count > 0) state.count -= 1;
+    if (state) state.count = Math.max(state.count - units, 0);
   }
 
   /** `hit` without the promise, for callers that must decide synchronously (the public POST budget). */
-  count(bucket: string, windowMs: number, now: number): WindowState {
+  count(bucket: string, windowMs: number, now: number, units = 1): WindowState {
     const start = Math.floor(now / windowMs) * windowMs;
     const key = cacheKeys.rateLimit(bucket, start);
     let state = this.windows.get(key);
@@ -38,7 +39,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
       this.windows.set(key, state);
       this.sweep(now, windowMs);
     }
-    state.count += 1;
+    state.count += units;
     return { ...state };
   }
 

@@ -29,7 +29,7 @@ export const ERRORS = catalogue({
   },
   endpoint_not_found: { status: 404, message: 'There is no such API endpoint. See /docs for the reference.', about: 'No endpoint at that method and path.' },
   request_timeout: { status: 408, message: 'The request took too long to arrive.', about: 'The request arrived too slowly.' },
-  body_too_large: { status: 413, message: (limit: string) => `The request body is larger than ${limit}.`, about: 'The body is over the limit (1 MB on the API, 50 MB for a CSV import).' },
+  body_too_large: { status: 413, message: (limit: string) => `The request body is larger than ${limit}.`, about: 'The body is over the limit (1 MB on the API; a CSV import has its own, see import_too_large).' },
   path_too_long: { status: 414, message: 'The request path is too long.', about: 'The path is too long.' },
   unsupported_media_type: { status: 415, message: text, about: 'The body is not of a type this endpoint reads.' },
   rate_limited: { status: 429, message: (seconds: number) => `Too many requests. Try again in ${seconds} seconds.`, about: 'Over the rate limit; see Retry-After.' },
@@ -167,6 +167,11 @@ export const ERRORS = catalogue({
     status: 400,
     message: 'This link was password-protected where it was exported, and passwords are never exported: put its password in the password column to import it.',
     about: 'An imported row was password-protected and has no password (a failed row of an import job).',
+  },
+  import_too_large: {
+    status: 413,
+    message: (limit: string) => `The CSV file is larger than ${limit}, the most this installation imports at once (IMPORT_MAX_BYTES): split it into smaller files.`,
+    about: 'The CSV file of an import is over IMPORT_MAX_BYTES (20 MB unless configured); nothing was read or imported.',
   },
   import_running: {
     status: 409,

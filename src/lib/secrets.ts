@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
 
 /** API keys are 256-bit random secrets: a fast hash is enough to store them, argon2 would only slow every request. */
@@ -17,14 +18,35 @@ export function constantTimeEqual(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/**
+ * argon2 runs on libuv's threadpool, off the event loop, but each hash is about 20 ms of a core: unbounded
+ * (4 bulk calls at once) it took every core from the event loop. At most one core less than the machine
+ * has hashes at a time; the others wait their turn in order (docs/performance.md#argon2-slots).
+ */
+const ARGON_SLOTS = Math.max(1, availableParallelism() - 1);
+let argonBusy = 0;
+const argonQueue: Array<() => void> = [];
+
+async function inArgonSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (argonBusy >= ARGON_SLOTS) await new Promise<void>((resolve) => argonQueue.push(resolve));
+  else argonBusy++;
+  try {
+    return await work();
+  } finally {
+    const next = argonQueue.shift();
+    if (next) next(); // the slot passes on as it is
+    else argonBusy--;
+  }
+}
+
 /** Passwords (accounts and links) are low-entropy: argon2id. */
 export function hashPassword(password: string): Promise<string> {
-  return argonHash(password);
+  return inArgonSlot(() => argonHash(password));
 }
 
 export async function verifyPassword(stored: string, password: string): Promise<boolean> {
   try {
-    return await argonVerify(stored, password);
+    return await inArgonSlot(() => argonVerify(stored, password));
   } catch {
     return false;
   }

@@ -5,6 +5,7 @@ import { AppError, fail } from '../../lib/errors.js';
 import { isReserved } from '../../lib/reserved.js';
 import { randomAlias } from '../../lib/secrets.js';
 import { shortUrl } from '../../lib/short-url.js';
+import { Pacer } from '../../lib/pacer.js';
 import { nowTimestamp } from '../../lib/time.js';
 import { invalidateAddress, invalidateCampaigns } from '../../cache/public-cache.js';
 import { addLinkPixels } from '../pixels/service.js';
@@ -113,9 +114,10 @@ async function attach(trx: AppContext['db'], written: Array<{ p: Pending; id: nu
   for (const { p, id } of written) if (p.refs.channelId) await addToChannel(trx, p.refs.channelId, id);
 }
 
-async function writeAll(ctx: AppContext, ready: Pending[]): Promise<Map<number, number>> {
+async function writeAll(ctx: AppContext, ready: Pending[], pacer: Pacer): Promise<Map<number, number>> {
+  if (ready.length === 0) return new Map();
   return ctx.db.transaction().execute(async (trx) => {
-    const ids = await bulkRepo.insertLinkRows(trx, ready.map((p) => p.row));
+    const ids = await bulkRepo.insertLinkRows(trx, ready.map((p) => p.row), () => pacer.turn());
     const written = ready.map((p) => ({ p, id: ids.get(`${p.row.domain_id}/${p.row.alias}`)! }));
     await attach(trx, written);
     return new Map(written.map(({ p, id }) => [p.index, id]));
@@ -140,28 +142,35 @@ async function writeEach(ctx: AppContext, ready: Pending[], outcomes: BulkOutcom
   return ids;
 }
 
-/** Creates the items as url/add would; one outcome per item, in order. Errors other than the rows' own are thrown. */
-export async function insertLinks(ctx: AppContext, userId: number, items: BulkItem[], cache = new RefCache(ctx, userId)): Promise<BulkOutcome[]> {
+/**
+ * Creates the items as url/add would; one outcome per item, in order. Errors other than the rows' own are thrown.
+ * Items are prepared one by one, with the pacer's turns between them (a password is hashed on the threadpool).
+ */
+export async function insertLinks(
+  ctx: AppContext, userId: number, items: BulkItem[], cache = new RefCache(ctx, userId), pacer = new Pacer(),
+): Promise<BulkOutcome[]> {
   const outcomes: BulkOutcome[] = new Array(items.length);
   const now = nowTimestamp();
   const pending: Pending[] = [];
-  await Promise.all(items.map(async (item, index) => {
+  for (const [index, item] of items.entries()) {
+    await pacer.turn();
     try {
       pending.push(await prepare(ctx, userId, item, index, cache, now));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       outcomes[index] = error;
     }
-  }));
-  const ready = await claimAliases(ctx, pending.sort((a, b) => a.index - b.index), outcomes);
+  }
+  const ready = await claimAliases(ctx, pending, outcomes);
   let ids: Map<number, number>;
   try {
-    ids = await writeAll(ctx, ready);
+    ids = await writeAll(ctx, ready, pacer);
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     ids = await writeEach(ctx, ready, outcomes);
   }
   for (const p of ready) {
+    await pacer.turn();
     const id = ids.get(p.index);
     if (id === undefined) continue;
     outcomes[p.index] = { id, shorturl: shortUrl(ctx.config, p.refs.domain, p.row.alias) };

@@ -36,13 +36,17 @@ export async function takenAliases(db: Db, domainId: number, aliases: string[]):
   return taken;
 }
 
-/** Rows per INSERT: every row names all columns (SQLite has no DEFAULT in a VALUES list). */
-const ROWS_PER_INSERT = 100;
+/** Rows per INSERT: every row names all columns (SQLite has no DEFAULT in a VALUES list); 25 keep a statement to a few ms (docs/performance.md#import-slices). */
+const ROWS_PER_INSERT = 25;
 
-/** Inserts the rows with multi-row INSERTs; answers each new id under its `domain_id/alias` key. */
-export async function insertLinkRows(db: Db, rows: NewLink[]): Promise<Map<string, number>> {
+/**
+ * Inserts the rows with multi-row INSERTs; answers each new id under its `domain_id/alias` key. `between`
+ * runs before each statement (an import's pacer: SQLite runs a statement on the event loop's thread).
+ */
+export async function insertLinkRows(db: Db, rows: NewLink[], between?: () => Promise<void>): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
+    await between?.();
     const inserted = await db.insertInto('links').values(rows.slice(at, at + ROWS_PER_INSERT))
       .returning(['id', 'domain_id', 'alias']).execute();
     for (const row of inserted) ids.set(`${row.domain_id}/${row.alias}`, row.id);

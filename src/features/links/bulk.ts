@@ -5,6 +5,14 @@ import { addLink } from './service.js';
 
 export type BulkItemResult = { error: 0; id: number; shorturl: string } | { error: 1; message: string; code: ErrorCode };
 
+/** Items whose password will be hashed (a non-empty string): each costs a unit of the caller's rate budget. */
+export function passwordItems(items: unknown[]): number {
+  return items.filter((item) => {
+    const password = (item as { password?: unknown } | null)?.password;
+    return typeof password === 'string' && password !== '';
+  }).length;
+}
+
 /**
  * Creates each item as `POST /api/url/add` would, in order, one at a time: a failure answers for its own
  * item only, and the links created before and after it stay. `parse` checks an item against the add schema.

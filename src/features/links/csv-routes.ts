@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
-import { CSV_BODY_LIMIT_TEXT, csvBodyOf, registerCsvBody } from '../../http/csv-body.js';
+import { csvBodyOf, registerCsvBody, sizeText } from '../../http/csv-body.js';
 import { csvResponse, errorResponses, IdParam } from '../../http/envelopes.js';
 import { accountOf, type App } from '../../http/types.js';
 import { actorOf } from '../../http/actor.js';
@@ -8,20 +8,23 @@ import { recordActivity } from '../account/activity/service.js';
 import { CSV_FORMULA_RULE } from '../../lib/csv-cells.js';
 import { EXPORT_COLUMNS } from './csv-format.js';
 import { exportLinks } from './export.js';
-import { getImport, startImport } from './import-jobs.js';
+import { getImport, refuseWhileRunning, startImport } from './import-jobs.js';
 import { ImportJob } from './import-schema.js';
 import { IMPORT_CHUNK } from './import-service.js';
 
 const tags = ['links'];
 
-const IMPORT_RULES =
-  `Extension. Send the CSV file itself as the body with \`Content-Type: text/csv\` (at most ${CSV_BODY_LIMIT_TEXT}; also accepted: ` +
+const importRules = (maxBytes: number) =>
+  `Extension. Send the CSV file itself as the body with \`Content-Type: text/csv\` (at most ${sizeText(maxBytes)}, IMPORT_MAX_BYTES: a larger ` +
+  'file is a 413 `import_too_large`, refused from its Content-Length before it is sent whole; also accepted: ' +
   'application/csv, text/plain, application/vnd.ms-excel). The header row names the format: Redirectory\'s own export, or the ' +
   'CSV exports of Shlink, Bitly, YOURLS and Kutt (see the README for each one\'s columns); an unknown header is a 400 ' +
   '`import_format_unknown` listing the columns each format needs, a file that is not CSV a 400 `csv_invalid`. The import then ' +
-  `runs in the background in chunks of ${IMPORT_CHUNK} rows: the answer is the job, at once; follow it with GET /api/urls/import/{id}. ` +
+  `runs in the background: the file is read and checked whole first (\`processed\` counts its rows), then imported in chunks of ${IMPORT_CHUNK} ` +
+  'rows: the answer is the job, at once; follow it with GET /api/urls/import/{id}. ' +
   'Each row is checked as `POST /api/url/add` checks a body and fails alone, with its reason. Rows without a domain (all foreign ' +
-  'rows) go to `domain` when given, else the default domain. One import per account runs at a time (409 `import_running`). ' +
+  'rows) go to `domain` when given, else the default domain. One import per account runs at a time (409 `import_running`, answered ' +
+  'before the file is read). ' +
   'A leading `\'` before `=`, `+`, `-`, `@`, a tab or a carriage return (how the exports write such cells) is dropped from each cell.';
 
 export function linkCsvRoutes(app: App, ctx: AppContext): void {
@@ -42,12 +45,14 @@ export function linkCsvRoutes(app: App, ctx: AppContext): void {
   });
 
   app.register(async (scope: App) => {
-    registerCsvBody(scope);
+    registerCsvBody(scope, ctx.config.IMPORT_MAX_BYTES);
     scope.post('/urls/import', {
+      // A second import is refused before its file is read (the gate has set the account by now).
+      preParsing: async (req) => refuseWhileRunning(ctx, accountOf(req).userId),
       schema: {
         tags,
         summary: 'Import short links from a CSV file (extension)',
-        description: IMPORT_RULES,
+        description: importRules(ctx.config.IMPORT_MAX_BYTES),
         querystring: Type.Object({ domain: Type.Optional(Type.String({ description: 'One of your branded domains, for rows that name none' })) }),
         response: { 200: ImportJob, 413: errorResponses[400], 415: errorResponses[400], ...errorResponses },
       },

@@ -17,6 +17,12 @@ export function runningJob(db: Db, userId: number, since: string): Promise<{ id:
     .where('status', '=', 'running').where('updated_at', '>=', since).executeTakeFirst();
 }
 
+/** Marks the account's running jobs that have reported nothing since `since` (their process is gone) as ended. */
+export async function failLostJobs(db: Db, userId: number, since: string, end: Updateable<ImportJobsTable>): Promise<void> {
+  await db.updateTable('import_jobs').set(end).where('user_id', '=', userId).where('status', '=', 'running')
+    .where('updated_at', '<', since).execute();
+}
+
 export async function updateJob(db: Db, id: number, changes: Updateable<ImportJobsTable>): Promise<void> {
   await db.updateTable('import_jobs').set(changes).where('id', '=', id).execute();
 }

@@ -1,22 +1,17 @@
-import { Readable } from 'node:stream';
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { parse } from 'csv-parse';
-import { parse as parseSync } from 'csv-parse/sync';
 import type { AppContext } from '../../context.js';
 import { bodyChecker } from '../../http/validation.js';
 import { unescapeCsvCell } from '../../lib/csv-cells.js';
 import { AppError, fail } from '../../lib/errors.js';
+import { Pacer } from '../../lib/pacer.js';
 import { insertLinks, RefCache, type BulkItem } from './bulk-insert.js';
 import { normaliseHeader, type ImportRow } from './csv-format.js';
+import { headerOf, recordSlices } from './csv-slices.js';
 import { detectFormat, type ImportFormat } from './import-formats.js';
 import { MAX_REPORTED_ERRORS } from './import-schema.js';
 import { LinkBody, type LinkInput } from './schema.js';
 
-/** Rows created per transaction; the import yields to other work (redirects) between chunks. */
+/** Rows created per transaction; the import gives the event loop its turns within and between chunks (lib/pacer.ts). */
 export const IMPORT_CHUNK = 1000;
-/** The body is fed to the parser in slices, so no single step parses more than this. */
-const SLICE = 64 * 1024;
-const COUNT_YIELD = 5000;
 
 export interface RowError {
   /** The row as a spreadsheet numbers it: the header is row 1. */
@@ -35,9 +30,11 @@ export interface ImportProgress {
 export interface ImportOptions {
   /** Branded domain for rows that name none (all rows of foreign formats). */
   domain?: string;
+  /** Data rows read and checked so far, after each slice of the file while it is checked (before any link is created). */
+  onRead?(rows: number): Promise<void> | void;
   onTotal?(total: number): Promise<void> | void;
   onChunk?(progress: ImportProgress): Promise<void> | void;
-  /** Checked between chunks: true stops the import there. */
+  /** Checked between slices and chunks: true stops the import there. */
   stopped?(): boolean;
 }
 
@@ -49,36 +46,20 @@ export interface ImportSummary {
   errors: RowError[];
 }
 
-const csvOptions = { bom: true, relax_column_count: true, skip_empty_lines: true } as const;
-
-function records(body: Buffer): AsyncIterable<string[]> {
-  function* slices() {
-    for (let at = 0; at < body.length; at += SLICE) yield body.subarray(at, at + SLICE);
-  }
-  return Readable.from(slices()).pipe(parse(csvOptions));
-}
-
-const unreadable = (error: unknown) => fail('csv_invalid', `The file is not valid CSV: ${error instanceof Error ? error.message : String(error)}.`);
-
 /** The format the header row names, read from the start of the body only; the catalogue's 400 otherwise. */
 export function readFormat(body: Buffer): ImportFormat {
-  let header: string[] | undefined;
-  try {
-    header = (parseSync(body.subarray(0, SLICE), { ...csvOptions, to_line: 1 }) as string[][])[0];
-  } catch (error) {
-    throw unreadable(error);
-  }
+  const header = headerOf(body);
   if (!header?.some((name) => name.trim())) throw fail('csv_invalid', 'The file is empty: send a CSV file whose first row names its columns.');
   return detectFormat(header.map(normaliseHeader));
 }
 
 /** Data rows in the file; reading them all first also refuses a malformed file before anything is created. */
-async function countRows(body: Buffer): Promise<number> {
+async function countRows(body: Buffer, pacer: Pacer, options: ImportOptions): Promise<number> {
   let rows = -1;
-  try {
-    for await (const _ of records(body)) if (++rows % COUNT_YIELD === 0) await nextTurn();
-  } catch (error) {
-    throw unreadable(error);
+  for await (const records of recordSlices(body, pacer)) {
+    rows += records.length;
+    await options.onRead?.(Math.max(rows, 0));
+    if (options.stopped?.()) break;
   }
   return Math.max(rows, 0);
 }
@@ -102,11 +83,12 @@ const rowError = (row: number, error: AppError): RowError => ({ row, code: error
 /** Checks and creates one chunk of rows; answers the chunk's failed rows. */
 async function importChunk(
   ctx: AppContext, userId: number, format: ImportFormat, header: string[], chunk: Array<{ row: number; fields: string[] }>,
-  options: ImportOptions, cache: RefCache,
+  options: ImportOptions, cache: RefCache, pacer: Pacer,
 ): Promise<RowError[]> {
   const errors: RowError[] = [];
   const items: Array<{ row: number; item: BulkItem }> = [];
   for (const { row, fields } of chunk) {
+    await pacer.turn();
     try {
       items.push({ row, item: toItem(format, header, fields, options.domain) });
     } catch (error) {
@@ -114,7 +96,7 @@ async function importChunk(
       errors.push(rowError(row, error));
     }
   }
-  const outcomes = await insertLinks(ctx, userId, items.map((i) => i.item), cache);
+  const outcomes = await insertLinks(ctx, userId, items.map((i) => i.item), cache, pacer);
   outcomes.forEach((outcome, i) => outcome instanceof AppError && errors.push(rowError(items[i]!.row, outcome)));
   return errors.sort((a, b) => a.row - b.row);
 }
@@ -125,7 +107,9 @@ async function importChunk(
  */
 export async function importCsv(ctx: AppContext, userId: number, body: Buffer, options: ImportOptions = {}): Promise<ImportSummary> {
   const format = readFormat(body);
-  const total = await countRows(body);
+  const pacer = new Pacer();
+  const total = await countRows(body, pacer, options);
+  if (options.stopped?.()) return { format: format.name, total, done: 0, failed: 0, errors: [] };
   await options.onTotal?.(total);
   const summary: ImportSummary = { format: format.name, total, done: 0, failed: 0, errors: [] };
   const cache = new RefCache(ctx, userId);
@@ -133,19 +117,20 @@ export async function importCsv(ctx: AppContext, userId: number, body: Buffer, o
   let chunk: Array<{ row: number; fields: string[] }> = [];
   let row = 1;
   const flush = async () => {
-    const errors = await importChunk(ctx, userId, format, header!, chunk, options, cache);
+    const errors = await importChunk(ctx, userId, format, header!, chunk, options, cache, pacer);
     summary.failed += errors.length;
     summary.done += chunk.length - errors.length;
     summary.errors.push(...errors.slice(0, MAX_REPORTED_ERRORS - summary.errors.length));
     chunk = [];
     await options.onChunk?.({ done: summary.done, failed: summary.failed, errors });
-    await nextTurn();
   };
-  for await (const fields of records(body)) {
-    if (!header) header = fields.map(normaliseHeader);
-    else chunk.push({ row: ++row, fields });
-    if (chunk.length === IMPORT_CHUNK) await flush();
-    if (options.stopped?.()) return summary;
+  for await (const records of recordSlices(body, pacer)) {
+    for (const fields of records) {
+      if (!header) header = fields.map(normaliseHeader);
+      else chunk.push({ row: ++row, fields });
+      if (chunk.length === IMPORT_CHUNK) await flush();
+      if (options.stopped?.()) return summary;
+    }
   }
   if (chunk.length > 0) await flush();
   return summary;

@@ -3,7 +3,7 @@ import { errorResponses, IdParam, ok, OkMessage } from '../../http/envelopes.js'
 import { accountOf, type App } from '../../http/types.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { bodyChecker } from '../../http/validation.js';
-import { addLinks } from './bulk.js';
+import { addLinks, passwordItems } from './bulk.js';
 import { BulkBody, BulkCreated, LinkBody, LinkCreated, LinkDetail, LinkDetailQuery, LinkList, LinkListQuery, LinkUpdated, MAX_BULK, type LinkInput } from './schema.js';
 import { addLink, deleteLink, getLink, listLinks, updateLink } from './service.js';
 
@@ -54,7 +54,8 @@ export function linkRoutes(app: App, ctx: AppContext): void {
       summary: 'Shorten many long URLs in one call (extension)',
       description: `\`{"urls":[…]}\` with 1 to ${MAX_BULK} items, each the body of \`POST /api/url/add\` under the same rules. ` +
         'Answers `{"error":0,"data":[…]}` with one result per item in the order sent: `{"error":0,"id":…,"shorturl":…}` or ' +
-        '`{"error":1,"message":…,"code":…}`. A failed item fails alone; the call counts once against the rate limit.',
+        '`{"error":1,"message":…,"code":…}`. A failed item fails alone. The call counts once against the rate limit, plus once per item ' +
+        'that carries a password (hashing one is the costly part): a call over the remaining budget is refused whole with 429 before any item is created.',
       body: BulkBody,
       response: { 200: BulkCreated, ...errorResponses },
     },
@@ -64,6 +65,7 @@ export function linkRoutes(app: App, ctx: AppContext): void {
       if (failure) throw failure;
       return item as LinkInput;
     };
+    await req.chargeUnits(passwordItems(req.body.urls));
     return { error: 0 as const, data: await addLinks(ctx, accountOf(req).userId, req.body.urls, parse) };
   });
 

@@ -56,7 +56,7 @@ function ImportSection() {
       <form className="panel" onSubmit={submit} aria-labelledby="import-h">
         <h2 id="import-h">Import</h2>
         <p>
-          A CSV file of links, at most 50 MB: this export, or an export of Shlink, Bitly, YOURLS or Kutt (told apart by the header row).
+          A CSV file of links, at most 20 MB unless the administrator set another limit: this export, or an export of Shlink, Bitly, YOURLS or Kutt (told apart by the header row).
           Each row is checked as a new link is and fails alone, with its reason. One import runs at a time.
         </p>
         <Field id="import-file" label="CSV file">
