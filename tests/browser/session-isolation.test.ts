@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,11 +79,19 @@ describe.skipIf(!chromiumPresent())('a pixel page on the dashboard\'s origin can
       served = true;
       return route.fulfill({ contentType: 'application/javascript', body: `(${ATTACK})('https://evil.example/planted').then((o) => fetch(${JSON.stringify(REPORT)}, { method: 'POST', body: JSON.stringify(o) }));` });
     });
+    let reported: () => void = () => {};
+    const reportArrived = new Promise<void>((resolve) => (reported = resolve));
     await context.route(REPORT, (route) => {
       report = JSON.parse(route.request().postData() ?? '{}');
+      reported();
       return route.fulfill({ status: 204 });
     });
-    await context.route('https://destination.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Destination</title><h1 id="where">Landed</h1>' }));
+    // The page forwards after 800 ms; on a busy machine the tag's requests may outlast that. The destination
+    // answers once the report is in (or after 10 s), so the forward cannot unload the page under the tag.
+    await context.route('https://destination.test/**', async (route) => {
+      await Promise.race([reportArrived, sleep(10_000)]);
+      return route.fulfill({ contentType: 'text/html', body: '<title>Destination</title><h1 id="where">Landed</h1>' });
+    });
 
     await page.goto(link.body.shorturl);
     await expect.poll(() => report, { timeout: 10_000 }).toBeDefined();
