@@ -23,7 +23,11 @@ const notCsv = () => fail('unsupported_media_type', 'Send the CSV file as the re
 export function registerCsvBody(scope: FastifyInstance, maxBytes: number): void {
   const tooLarge = () => fail('import_too_large', sizeText(maxBytes));
   scope.addContentTypeParser(CSV_TYPES, (req, payload, done) => {
-    if (Number(req.headers['content-length']) > maxBytes) return done(tooLarge(), undefined);
+    const declared = Number(req.headers['content-length']);
+    if (declared > maxBytes) return done(tooLarge(), undefined);
+    // With a Content-Length the body is copied into place chunk by chunk: one Buffer.concat of 20 MB at the
+    // end held the event loop for a third of a second here (page faults of the fresh allocation).
+    const whole = Number.isInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : null;
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
@@ -33,14 +37,17 @@ export function registerCsvBody(scope: FastifyInstance, maxBytes: number): void 
       done(error, body);
     };
     payload.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) chunks.push(chunk);
-      else if (!settled) {
+      if (settled) return;
+      // Node's parser never passes more than the Content-Length; a chunked body is counted here.
+      if (!whole && size + chunk.length > maxBytes) {
         chunks.length = 0;
-        finish(tooLarge());
+        return finish(tooLarge());
       }
+      if (whole) chunk.copy(whole, size);
+      else chunks.push(chunk);
+      size += chunk.length;
     });
-    payload.on('end', () => finish(null, Buffer.concat(chunks)));
+    payload.on('end', () => finish(null, whole ? whole.subarray(0, size) : Buffer.concat(chunks)));
     payload.on('error', (error) => finish(error));
   });
   scope.addContentTypeParser('*', (_req, _payload, done) => done(notCsv(), undefined));

@@ -69,10 +69,20 @@ export async function* recordSlices(body: Buffer, pacer: Pacer): AsyncGenerator<
   }
 }
 
-/** The header row, read from the file's first 64 KB only (rows further down are checked later); 400 when it is not CSV. */
+/** The header row, parsed alone (up to its line end outside quotes, within the first 64 KB); 400 when it is not CSV. */
 export function headerOf(body: Buffer): string[] | undefined {
+  const head = body.subarray(0, 64 * 1024);
+  let end = head.length;
+  let quotes = 0;
+  for (let at = 0; at < head.length; at++) {
+    if (head[at] === QUOTE) quotes++;
+    else if ((head[at] === 0x0a || head[at] === 0x0d) && quotes % 2 === 0) {
+      end = at + 1;
+      break;
+    }
+  }
   try {
-    return (parseSync(body.subarray(0, 64 * 1024), { ...csvOptions, to_line: 1 }) as string[][])[0];
+    return (parseSync(head.subarray(0, end), { ...csvOptions, to_line: 1 }) as string[][])[0];
   } catch (error) {
     throw unreadable(error instanceof Error ? error.message.replace(/\.$/, '') : String(error));
   }
