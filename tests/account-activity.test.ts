@@ -96,6 +96,15 @@ describe('the account activity log', () => {
     expect((await activity(reader.body.key)).activity.map((e) => [e.event, e.via])).toEqual([['key_created', 'default'], ['key_created', 'default']]);
   });
 
+  it('records only what an update really changed', async () => {
+    const user = await server.user();
+    const same = await server.call('PUT', '/api/account/update', { key: user.apiKey, body: { email: user.email } });
+    expect(same.status, same.text).toBe(200);
+    expect((await activity(user.apiKey)).activity).toEqual([]);
+    await server.call('PUT', '/api/account/update', { key: user.apiKey, body: { email: user.email, password: 'a new long password' } });
+    expect((await activity(user.apiKey)).activity.map((e) => e.event)).toEqual(['password_changed']);
+  });
+
   it('forgets entries older than ACTIVITY_LOG_DAYS', async () => {
     const user = await server.user();
     const at = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');

@@ -24,8 +24,8 @@ export function accountRoutes(app: App, ctx: AppContext, endSessions: EndSession
       description: 'A change signs the account out of every dashboard session but the one that made it (all of them when an API key made it).',
     },
   }, async (req) => {
-    await updateAccount(ctx, accountOf(req), req.body, endSessions);
-    await recordAccountUpdate(ctx, accountOf(req).userId, req.body, actorOf(req));
+    const changed = await updateAccount(ctx, accountOf(req), req.body, endSessions);
+    await recordAccountUpdate(ctx, accountOf(req).userId, changed, actorOf(req));
     return ok('Account has been successfully updated.');
   });
   // Session only: it replaces the full key "default", which no key may mint (POST /api/key/add covers keys).

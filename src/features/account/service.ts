@@ -57,14 +57,14 @@ export type EndSessions = (userId: number, keep: string | null) => Promise<unkno
 
 /**
  * A new e-mail or password ends every session of the account but the one that made the change (none is kept when
- * an API key made it): whoever signed in with the old credentials is signed out.
+ * an API key made it): whoever signed in with the old credentials is signed out. Answers what changed.
  */
 export async function updateAccount(
   ctx: AppContext,
   caller: Account,
   input: { email?: string; password?: string },
   endSessions: EndSessions,
-): Promise<void> {
+): Promise<{ email: boolean; password: boolean }> {
   if (input.email === undefined && input.password === undefined) throw fail('nothing_to_update', 'an email or a password');
   const user = await repo.findUserById(ctx.db, caller.userId);
   if (!user) throw fail('not_found', 'User');
@@ -75,7 +75,8 @@ export async function updateAccount(
     changes.email = email;
   }
   if (input.password !== undefined) changes.password_hash = await hashPassword(checkPassword(input.password));
-  if (changes.email === undefined && changes.password_hash === undefined) return;
+  const changed = { email: changes.email !== undefined, password: changes.password_hash !== undefined };
+  if (!changed.email && !changed.password) return changed;
   try {
     await repo.updateUser(ctx.db, user.id, changes);
   } catch (error) {
@@ -83,6 +84,7 @@ export async function updateAccount(
     throw error;
   }
   await endSessions(user.id, caller.session?.id ?? null);
+  return changed;
 }
 
 export interface CreatedUser {

@@ -26,10 +26,10 @@ export async function recordActivity(ctx: AppContext, userId: number, event: Act
   }
 }
 
-/** The entries of an e-mail and/or password change. */
-export async function recordAccountUpdate(ctx: AppContext, userId: number, changed: { email?: string; password?: string }, actor: Actor): Promise<void> {
-  if (changed.email !== undefined) await recordActivity(ctx, userId, 'email_changed', actor);
-  if (changed.password !== undefined) await recordActivity(ctx, userId, 'password_changed', actor);
+/** The entries of an e-mail and/or password change (only what really changed). */
+export async function recordAccountUpdate(ctx: AppContext, userId: number, changed: { email: boolean; password: boolean }, actor: Actor): Promise<void> {
+  if (changed.email) await recordActivity(ctx, userId, 'email_changed', actor);
+  if (changed.password) await recordActivity(ctx, userId, 'password_changed', actor);
 }
 
 /** A page of the account's activity, newest first, with the number of entries kept. */
