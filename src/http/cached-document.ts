@@ -55,11 +55,6 @@ export class CachedDocument {
     return variants;
   }
 
-  /** Builds the document now rather than on its first request. */
-  warm(): void {
-    this.variants ??= this.prepare();
-  }
-
   send(req: FastifyRequest, reply: FastifyReply): FastifyReply {
     const variants = (this.variants ??= this.prepare());
     const accepted = acceptedEncodings(req.headers['accept-encoding']);
