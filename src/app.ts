@@ -41,7 +41,7 @@ import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.js'
 import type { App, GateConfig } from './http/types.js';
 import { scopeRoutes } from './http/scopes.js';
 import { validatorCompiler } from './http/validation.js';
-import { checkReadiness } from './lib/readiness.js';
+import { checkReadiness } from './infra/readiness.js';
 import { PAGE_STYLE, PAGE_STYLE_PATH } from './lib/page-style.js';
 import { DOCS_LOGO, DOCS_THEME, DOCS_UI_CONFIG } from './lib/docs-theme.js';
 import { RedisRateLimitStore } from './http/redis-rate-limit.js';

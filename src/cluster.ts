@@ -2,7 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
-import { isInvalidateMessage } from './lib/worker-invalidation.js';
+import { isInvalidateMessage } from './infra/worker-invalidation.js';
 
 /** A worker that dies on its own is replaced, but not more often than this. */
 const RESTART_DELAY_MS = 1000;

@@ -7,11 +7,11 @@ import { migrateToLatest } from './db/migrate.js';
 import { ClickRecorder } from './clicks/recorder.js';
 import { scheduleRollUp } from './clicks/retention.js';
 import { scheduleVisitPrune } from './clicks/visit-log.js';
-import { createLog } from './lib/log.js';
-import { LocalInvalidation, type Invalidation } from './lib/invalidation.js';
-import { closeRedis, connectRedis } from './lib/redis.js';
-import { RedisInvalidation } from './lib/redis-invalidation.js';
-import { WorkerInvalidation } from './lib/worker-invalidation.js';
+import { createLog } from './infra/log.js';
+import { LocalInvalidation, type Invalidation } from './infra/invalidation.js';
+import { closeRedis, connectRedis } from './infra/redis.js';
+import { RedisInvalidation } from './infra/redis-invalidation.js';
+import { WorkerInvalidation } from './infra/worker-invalidation.js';
 import { randomToken } from './lib/secrets.js';
 
 /** Everything a service needs, built once per process and shared by the HTTP app and the CLI. */

@@ -1,7 +1,7 @@
 /**
  * Cache invalidation: the service that writes publishes the cache key it changed; every cache that
  * holds that key drops it. Locally this is a plain fan-out; with REDIS_URL the same keys also travel
- * to the other nodes (see src/lib/redis-invalidation.ts when present).
+ * to the other nodes (see src/infra/redis-invalidation.ts).
  */
 export type InvalidationListener = (key: string) => void;
 
