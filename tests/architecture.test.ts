@@ -18,7 +18,9 @@ const ALLOWED: Record<string, string[]> = {
   db: ['lib'],
   'config.ts': ['lib'],
   clicks: ['lib', 'db', 'config.ts', 'infra'],
-  'context.ts': ['lib', 'db', 'config.ts', 'clicks', 'infra'],
+  // The named start-up steps (open the database, migrate, load the secret, build services, background work).
+  start: ['lib', 'db', 'config.ts', 'clicks', 'infra'],
+  'context.ts': ['lib', 'db', 'config.ts', 'clicks', 'infra', 'start'],
   http: ['lib', 'db', 'config.ts', 'context.ts', 'infra'],
   features: ['lib', 'db', 'config.ts', 'context.ts', 'clicks', 'cache', 'http', 'features', 'infra'],
 };
