@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Db, DbHandle } from './db/connect.js';
 import { createLogger } from './infra/log.js';
-import { Lifetime, type Closer } from './start/lifetime.js';
+import { Lifetime } from './start/lifetime.js';
 import { buildServices, loadSecret, migrate, openDatabase, startBackgroundWork, type Services } from './start/steps.js';
 
 /** Everything a service needs, built once per process and shared by the HTTP app and the CLI. */
@@ -13,8 +13,6 @@ export interface AppContext extends Services {
   /** Signs cookies and salts visitor hashes; shared by all nodes through the settings table. */
   secret: string;
   log: Logger;
-  /** Registers a closer; closers run in reverse order of registration on shutdown. */
-  onClose(closer: Closer): void;
   /** Closes what the start opened, in reverse order: pending clicks are written before the database closes. */
   close(): Promise<void>;
 }
@@ -25,7 +23,7 @@ export async function openContext(config: Config, log: Logger, life = new Lifeti
   await life.step(() => migrate(dbHandle));
   const secret = await life.step(() => loadSecret(config, dbHandle.db));
   const services = await life.step(() => buildServices(config, log, dbHandle, secret, life));
-  return { config, db: dbHandle.db, dbHandle, secret, log, ...services, onClose: (closer) => life.onClose(closer), close: () => life.close() };
+  return { config, db: dbHandle.db, dbHandle, secret, log, ...services, close: () => life.close() };
 }
 
 /** A serving node's context (server.ts, the tests): the CLI's, plus the background work (start/steps.ts). */
