@@ -9,7 +9,6 @@ import { accountRoutes } from './features/account/routes.js';
 import { accountByApiKey } from './features/account/keys/service.js';
 import { apiKeyRoutes } from './features/account/keys/routes.js';
 import { activityRoutes } from './features/account/activity/routes.js';
-import { scheduleActivityPrune } from './features/account/activity/service.js';
 import { reportDuplicateEmails } from './features/account/start-up.js';
 import { campaignRoutes } from './features/campaigns/routes.js';
 import { channelRoutes } from './features/channels/routes.js';
@@ -26,10 +25,13 @@ import { announceSetup } from './features/session/setup.js';
 import { seriesRoutes } from './features/stats/series-routes.js';
 import { visitRoutes } from './features/stats/visits-routes.js';
 import { seriesExportRoutes } from './features/stats/series-export.js';
-import { linkCsvRoutes } from './features/links/csv-routes.js';
+import { linkCsvRoutes, linkImportRoutes } from './features/links/csv-routes.js';
 import { campaignPublicRoutes } from './features/campaigns/public-routes.js';
 import { qrPublicRoutes } from './features/qr/public-routes.js';
+import { qrCachesPlugin } from './features/qr/cache.js';
+import { Resolver } from './features/redirect/resolve/resolver.js';
 import { leanFront } from './features/redirect/serve/front.js';
+import { publicBodyGate } from './features/redirect/serve/public-body.js';
 import { publicRoutes } from './features/redirect/serve/routes.js';
 import { apiGate } from './http/auth.js';
 import { CachedDocument } from './http/cached-document.js';
@@ -38,15 +40,16 @@ import { answerClientError, answerFrameworkError, registerErrorHandler } from '.
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
 import { chargeNothing } from './http/rate-budget.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.js';
-import type { App, GateConfig } from './http/types.js';
+import type { App, Feature, GateConfig } from './http/types.js';
 import { scopeRoutes } from './http/scopes.js';
 import { validatorCompiler } from './http/validation.js';
-import { checkReadiness } from './lib/readiness.js';
+import { checkReadiness } from './infra/readiness.js';
 import { PAGE_STYLE, PAGE_STYLE_PATH } from './lib/page-style.js';
 import { DOCS_LOGO, DOCS_THEME, DOCS_UI_CONFIG } from './lib/docs-theme.js';
 import { RedisRateLimitStore } from './http/redis-rate-limit.js';
 
-const API_FEATURES = [apiKeyRoutes, activityRoutes, domainRoutes, customPageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes, seriesRoutes,
+/** The /api features in the order they register: the order of the OpenAPI document's paths. */
+const API_FEATURES: Feature[] = [apiKeyRoutes, activityRoutes, domainRoutes, customPageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes, seriesRoutes,
   visitRoutes, linkCsvRoutes, seriesExportRoutes];
 
 export interface AppOptions {
@@ -55,6 +58,8 @@ export interface AppOptions {
 
 /** Builds the Redirectory HTTP app on a context; never listens (server.ts and the tests do). */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<App> {
+  // One link cache for the lean front (made with the server, before any plugin) and the redirect routes.
+  const resolver = new Resolver(ctx);
   const app: App = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
     trustProxy: ctx.config.TRUST_PROXY,
@@ -65,8 +70,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
     // Cached short links are answered before Fastify's per-request work; the rest reaches Fastify unchanged.
-    serverFactory: (handler) => createServer(leanFront(ctx, handler)),
+    serverFactory: (handler) => createServer(leanFront(ctx, resolver, handler)),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.addHook('onClose', () => resolver.close());
   app.setValidatorCompiler(validatorCompiler());
   app.decorateRequest('account', null);
   app.decorateRequest('chargeUnits', chargeNothing);
@@ -78,17 +84,17 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   const store = options.rateLimitStore
     ?? (ctx.redis ? new RedisRateLimitStore(ctx.redis, ctx.config.REDIS_PREFIX, ctx.log) : new MemoryRateLimitStore());
   app.addHook('onClose', () => store.close());
-  const stopActivityPrune = scheduleActivityPrune(ctx, ctx.log);
-  app.addHook('onClose', () => stopActivityPrune());
+  // The gate and the scope stamps are hooks of this scope: registered first, they cover every feature in it.
   await app.register(async (api) => {
     api.addHook('onRequest', apiGate(ctx, store, (key) => accountByApiKey(ctx, key), sessionLookup(ctx)));
     scopeRoutes(api);
     // Account changes end sessions, which the session feature owns: wired here, as session imports account.
-    accountRoutes(api, ctx, (userId, keep) => endOtherSessions(ctx, userId, keep));
-    for (const feature of API_FEATURES) feature(api, ctx);
-    sessionRoutes(api, ctx, store);
+    await api.register(accountRoutes, { ctx, endSessions: (userId, keep) => endOtherSessions(ctx, userId, keep) });
+    for (const feature of API_FEATURES) await api.register(feature, { ctx });
+    await api.register(sessionRoutes, { ctx, store });
     // `/api` itself is no endpoint, but without this the public `/:alias` route would answer it with a page.
     api.all('/', { config: { scope: 'any' } satisfies GateConfig, schema: { hide: true } }, (_req, reply) => reply.callNotFound());
+    await api.register(linkImportRoutes, { ctx }); // last in the API document, as ever
   }, { prefix: '/api' });
 
   await announceSetup(ctx);
@@ -101,10 +107,14 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   // The public pages' sheet, for the dashboard's previews (the pages inline it under a CSP hash); no alias has a dot.
   app.get(PAGE_STYLE_PATH, { schema: { hide: true } }, async (_req, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').header('x-content-type-options', 'nosniff').send(PAGE_STYLE));
-  dashboardRoutes(app, ctx);
-  qrPublicRoutes(app, ctx);
-  campaignPublicRoutes(app, ctx);
-  publicRoutes(app, ctx); // last: it owns the catch-all /:alias
+  // The public side's body rules, for every path outside /api and unrouted ones. Added here, after /api and before
+  // the public features: a scope copies its parent's hooks when it is registered.
+  app.addHook('onRequest', publicBodyGate());
+  await app.register(dashboardRoutes, { ctx });
+  await app.register(qrCachesPlugin, { ctx });
+  await app.register(qrPublicRoutes, { ctx });
+  await app.register(campaignPublicRoutes, { ctx });
+  await app.register(publicRoutes, { ctx, resolver }); // last: it owns the catch-all /:alias
   return app;
 }
 

@@ -1,8 +1,9 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { createContext } from './context.js';
-import { isInvalidateMessage } from './lib/worker-invalidation.js';
+import { isInvalidateMessage } from './infra/worker-invalidation.js';
+import { Lifetime } from './start/lifetime.js';
+import { migrate, openDatabase, openRedis } from './start/steps.js';
 
 /** A worker that dies on its own is replaced, but not more often than this. */
 const RESTART_DELAY_MS = 1000;
@@ -13,8 +14,7 @@ const RESTART_DELAY_MS = 1000;
  * the worst worker status.
  */
 export async function runPrimary(config: Config, log: Logger): Promise<void> {
-  const ctx = await createContext(config, log); // migrations run here, once, before any worker starts
-  await ctx.close();
+  await prepare(config, log);
   let stopping = false;
   let status = 0;
   const fork = (): Worker => {
@@ -45,4 +45,18 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/**
+ * The primary's part of the start: migrations run here, once, before any worker starts; Redis is checked so a
+ * wrong REDIS_URL stops the server at once rather than every worker in turn. Nothing stays open.
+ */
+async function prepare(config: Config, log: Logger): Promise<void> {
+  const life = new Lifetime();
+  try {
+    await migrate(openDatabase(config, log, life));
+    await openRedis(config, log, life);
+  } finally {
+    await life.close();
+  }
 }

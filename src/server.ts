@@ -4,7 +4,8 @@ import cluster from 'node:cluster';
 import { buildApp } from './app.js';
 import { runPrimary } from './cluster.js';
 import { loadConfig } from './config.js';
-import { createContext, createLogger } from './context.js';
+import { createContext } from './context.js';
+import { createLogger } from './infra/log.js';
 import type { App } from './http/types.js';
 
 /** Longest wait for requests in flight, so clicks are flushed before a 10 s stop grace runs out. */

@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { createContext, type AppContext } from '../src/context.js';
+import { openContext, type AppContext } from '../src/context.js';
 import { createUser } from '../src/features/account/service.js';
 import { send, startNode, type NodeProcess } from './helpers/cluster.js';
 import { TEST_HOST, type Reply } from './helpers/server.js';
@@ -45,7 +45,7 @@ beforeAll(async () => {
   // Both nodes start on the empty schema at the same moment, so they migrate concurrently.
   [a, b] = await Promise.all([startNode('A', env), startNode('B', env)]);
   nodes.push(a, b);
-  ctx = await createContext(loadConfig({ ...env, LOG_LEVEL: 'silent' }), pino({ level: 'silent' }));
+  ctx = await openContext(loadConfig({ ...env, LOG_LEVEL: 'silent' }), pino({ level: 'silent' }));
 }, 90_000);
 
 afterAll(async () => {

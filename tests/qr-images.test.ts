@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { qrCaches } from '../src/features/qr/cache.js';
 import { SIZE_STEPS } from '../src/features/qr/serve.js';
 import { decodeImage, decodeSvg, fetchImage, makeLogo } from './helpers/qr-images.js';
 import { startServer, TEST_HOST, type TestServer } from './helpers/server.js';
@@ -190,7 +189,7 @@ describe('QR images', () => {
     const distinct = new Set(images.map((image) => createHash('sha256').update(image.body).digest('hex')));
     expect(distinct.size).toBe(SIZE_STEPS.length);
     let cached = 0;
-    qrCaches(server.ctx).images.deleteWhere((k) => (k.includes(slug) && cached++, false));
+    server.app.qrCaches.images.deleteWhere((k) => (k.includes(slug) && cached++, false));
     expect(cached).toBe(SIZE_STEPS.length);
   });
 });

@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import {
-  countryOf, describeAgent, deviceNames, isBot, loadGeoDatabase, referrerHost, socialNetwork,
-} from '../src/lib/visitor.js';
+import { countryOf, loadGeoDatabase } from '../src/infra/geo.js';
+import { describeAgent, deviceNames, isBot, referrerHost, socialNetwork } from '../src/lib/visitor.js';
 import { UA } from './helpers/user-agents.js';
 
 describe('deviceNames', () => {

@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite } from '../db/connect.js';
 import { sqliteClickWriter } from './batch-writers.js';
 import { clickAggregator } from './derive.js';
-import { loadGeoDatabase } from '../lib/geo.js';
+import { loadGeoDatabase } from '../infra/geo.js';
 import type { VisitBatch } from './visit-columns.js';
 
 /**

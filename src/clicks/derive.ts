@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import type { TargetKind } from '../db/types.js';
 import { memoize } from '../lib/bounded-cache.js';
-import { normalizeIp } from '../lib/geo.js';
+import { countryOf, normalizeIp } from '../infra/geo.js';
 import { FIELDS, KINDS, type VisitBatch } from './visit-columns.js';
-import { countryOf, describeAgent, deviceKind, referrerHost, socialNetwork, UNKNOWN, type DeviceKind } from '../lib/visitor.js';
+import { describeAgent, deviceKind, referrerHost, socialNetwork, UNKNOWN, type DeviceKind } from '../lib/visitor.js';
 import { visitLog, type VisitLog } from './visit-log.js';
 
 /** Dimensions of label counts: referrers in click_stats, the others in click_summaries. */

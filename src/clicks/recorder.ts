@@ -5,7 +5,7 @@ import type { TargetKind } from '../db/types.js';
 import { kyselyBatchWriter, type BatchWriter } from './batch-writers.js';
 import { clickAggregator } from './derive.js';
 import { threadBatchWriter } from './click-writer-client.js';
-import { loadGeoDatabase } from '../lib/geo.js';
+import { loadGeoDatabase } from '../infra/geo.js';
 import { batchLength, DEFAULT_RULE, VisitBuffer, type Visit, type VisitBatch } from './visit-columns.js';
 
 export interface ClickRecorderOptions {

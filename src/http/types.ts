@@ -1,9 +1,21 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../context.js';
 import type { Scope } from '../lib/scopes.js';
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** What every feature plugin is given: the process's shared services, explicitly (never looked up by the app). */
+export interface FeatureOptions {
+  ctx: AppContext;
+}
+
+/**
+ * A feature: an encapsulated Fastify plugin registered with `app.register(feature, { ctx, … })`. Its routes,
+ * hooks and state stay inside it; state it creates is released in its own `onClose` hook.
+ */
+export type Feature<Extra extends object = object> = FastifyPluginAsync<FeatureOptions & Extra, Server, TypeBoxTypeProvider>;
 
 /** The caller behind a valid API key or dashboard session. */
 export interface Account {

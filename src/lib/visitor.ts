@@ -1,12 +1,11 @@
 /**
  * What we can tell about a visitor from a request, shared by targeting (redirect feature) and click
- * statistics. Every function here is pure and memoized where it runs once per visit.
+ * statistics. Every function here is pure and memoized where it runs once per visit (countries: infra/geo.ts).
  */
 import { isbot } from 'isbot';
 import { UAParser } from 'ua-parser-js';
 import { BoundedCache } from './bounded-cache.js';
 
-export { countryOf, loadGeoDatabase, type Country } from './geo.js';
 export { referrerHost, socialNetwork, DIRECT_REFERRER, SOCIAL_NETWORKS } from './referrer.js';
 
 /** Label used when the user agent names no browser or operating system. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config.js';
-import { createContext, type AppContext } from '../../src/context.js';
+import { openContext, type AppContext } from '../../src/context.js';
 import { TEST_HOST } from './server.js';
 import { createTestSchema, deleteRedisPrefix, isPostgresUrl, uniqueName, withPg } from './services.js';
 
@@ -37,7 +37,7 @@ export async function processDb(extraEnv: Record<string, string> = {}): Promise<
     ...extraEnv,
   };
   const withCtx = async <T>(use: (ctx: AppContext) => Promise<T>): Promise<T> => {
-    const ctx = await createContext(loadConfig({ ...env, LOG_LEVEL: 'silent' }), pino({ level: 'silent' }));
+    const ctx = await openContext(loadConfig({ ...env, LOG_LEVEL: 'silent' }), pino({ level: 'silent' }));
     try {
       return await use(ctx);
     } finally {

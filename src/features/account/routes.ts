@@ -1,13 +1,12 @@
-import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/actor.js';
 import { errorResponses, ok, OkMessage } from '../../http/envelopes.js';
-import { accountOf, type App, type GateConfig } from '../../http/types.js';
+import { accountOf, type GateConfig, type Feature } from '../../http/types.js';
 import { AccountResponse, AccountUpdateBody, ApiKeyResponse } from './schema.js';
 import { getAccount, updateAccount, type EndSessions } from './service.js';
 import { recordAccountUpdate } from './activity/service.js';
 import { replaceDefaultKey } from './keys/service.js';
 
-export function accountRoutes(app: App, ctx: AppContext, endSessions: EndSessions): void {
+export const accountRoutes: Feature<{ endSessions: EndSessions }> = async (app, { ctx, endSessions }) => {
   const read = { tags: ['account'], response: { 200: AccountResponse, ...errorResponses } };
   app.get('/account', { schema: { ...read, summary: 'The account that owns the API key' } }, async (req) => ({
     error: 0 as const,
@@ -38,4 +37,4 @@ export function accountRoutes(app: App, ctx: AppContext, endSessions: EndSession
       response: { 200: ApiKeyResponse, ...errorResponses },
     },
   }, async (req) => ({ error: 0 as const, data: { apiKey: await replaceDefaultKey(ctx, accountOf(req).userId, actorOf(req)) } }));
-}
+};

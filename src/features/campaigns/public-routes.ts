@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.js';
-import type { App } from '../../http/types.js';
+import type { Feature } from '../../http/types.js';
 import { html, pageHeaders, renderPage } from '../../lib/html.js';
 import { findPublicList, type PublicList } from './public-service.js';
 import { Rotator } from './rotator.js';
@@ -9,8 +8,9 @@ import { Rotator } from './rotator.js';
 const header = (req: FastifyRequest, name: string) => String(req.headers[name] ?? '');
 
 /** The rotator at /r/{slug} and the public list at /u/{username}/{slug}-{id}; no API key, HTML 404s. */
-export function campaignPublicRoutes(app: App, ctx: AppContext): void {
+export const campaignPublicRoutes: Feature = async (app, { ctx }) => {
   const rotator = new Rotator(ctx);
+  app.addHook('onClose', async () => rotator.close());
 
   app.get('/r/:slug', {
     schema: {
@@ -39,7 +39,7 @@ export function campaignPublicRoutes(app: App, ctx: AppContext): void {
     if (!list) return reply.callNotFound();
     return send(reply, render(list));
   });
-}
+};
 
 /** Every value is interpolated through `html`, which escapes it. */
 function render(list: PublicList) {

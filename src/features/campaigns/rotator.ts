@@ -35,14 +35,20 @@ export class Rotator {
   private readonly loading = new Map<string, Promise<Entry>>();
   /** Bumped on every invalidation, so a load that raced one is used once but not cached. */
   private generation = 0;
+  private readonly unsubscribe: () => void;
 
   constructor(private readonly ctx: AppContext) {
-    ctx.invalidation.subscribe((key) => {
+    this.unsubscribe = ctx.invalidation.subscribe((key) => {
       this.generation += 1;
       this.loading.clear();
       this.drop(key);
       for (const rotatorKey of this.byLink.get(key) ?? []) this.drop(rotatorKey);
     });
+  }
+
+  /** Stops listening for invalidations (the app closes). */
+  close(): void {
+    this.unsubscribe();
   }
 
   /** The next link of the campaign, or null when the slug is unknown or no link is live. HEAD peeks without turning. */

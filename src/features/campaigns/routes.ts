@@ -1,6 +1,5 @@
-import type { AppContext } from '../../context.js';
 import { errorResponses, IdParam, listResponse, ok, OkMessage } from '../../http/envelopes.js';
-import { accountOf, type App } from '../../http/types.js';
+import { accountOf, type Feature } from '../../http/types.js';
 import { listEnvelope, PageQuery, toPage } from '../../lib/pagination.js';
 import { AssignParams, CampaignAddBody, CampaignEntry, CampaignSaved, CampaignUpdateBody } from './schema.js';
 import { addCampaign, assignLink, deleteCampaign, listCampaigns, updateCampaign, type CampaignView } from './service.js';
@@ -12,7 +11,7 @@ const saved = { 200: CampaignSaved, ...errorResponses };
 /** The saved campaign with its name under both `domain` (spec) and `campaign` (clients). */
 const savedBody = (view: CampaignView) => ({ error: 0 as const, domain: view.name, campaign: view.name, ...view });
 
-export function campaignRoutes(app: App, ctx: AppContext): void {
+export const campaignRoutes: Feature = async (app, { ctx }) => {
   app.get('/campaigns', {
     schema: { tags, summary: 'List campaigns, newest first', querystring: PageQuery, response: { 200: listResponse('campaigns', CampaignEntry), ...errorResponses } },
   }, async (req) => listEnvelope('campaigns', await listCampaigns(ctx, accountOf(req).userId, toPage(req.query))));
@@ -48,4 +47,4 @@ export function campaignRoutes(app: App, ctx: AppContext): void {
     await deleteCampaign(ctx, accountOf(req).userId, req.params.id);
     return ok('Campaign has been successfully deleted.');
   });
-}
+};

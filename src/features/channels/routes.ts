@@ -1,6 +1,5 @@
-import type { AppContext } from '../../context.js';
 import { errorResponses, IdParam, listResponse, ok, OkMessage } from '../../http/envelopes.js';
-import { accountOf, type App } from '../../http/types.js';
+import { accountOf, type Feature } from '../../http/types.js';
 import { listEnvelope, PageQuery, toPage } from '../../lib/pagination.js';
 import { AssignParams, ChannelAddBody, ChannelEntry, ChannelItem, ChannelSaved, ChannelUpdateBody, ChannelUpdated } from './schema.js';
 import { addChannel, assignItem, deleteChannel, listChannels, listItems, unassignItem, updateChannel } from './service.js';
@@ -8,7 +7,7 @@ import { addChannel, assignItem, deleteChannel, listChannels, listItems, unassig
 const tags = ['channels'];
 const message = { 200: OkMessage, ...errorResponses };
 
-export function channelRoutes(app: App, ctx: AppContext): void {
+export const channelRoutes: Feature = async (app, { ctx }) => {
   app.get('/channels', {
     schema: { tags, summary: 'List channels, starred first, then newest', querystring: PageQuery, response: { 200: listResponse('channels', ChannelEntry), ...errorResponses } },
   }, async (req) => listEnvelope('channels', await listChannels(ctx, accountOf(req).userId, toPage(req.query))));
@@ -64,4 +63,4 @@ export function channelRoutes(app: App, ctx: AppContext): void {
     await deleteChannel(ctx, accountOf(req).userId, req.params.id);
     return ok('Channel has been successfully deleted.');
   });
-}
+};

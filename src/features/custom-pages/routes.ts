@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { errorResponses, IdParam, listResponse, ok, OkMessage } from '../../http/envelopes.js';
-import { accountOf, type App } from '../../http/types.js';
+import { accountOf, type App, type Feature } from '../../http/types.js';
 import { listEnvelope, PageQuery, toPage } from '../../lib/pagination.js';
 import { bioRoutes } from './bio-routes.js';
 import { Created, OverlayAddBody, OverlayDetail, OverlayEntry, OverlayUpdateBody, SplashAddBody, SplashDetail, SplashEntry, SplashUpdateBody } from './schema.js';
@@ -12,11 +12,11 @@ const USED_BY_LINKS = 'Links that show it are refreshed at once.';
 const DELETE_NOTE = 'Links that showed it go back to direct redirects, so none breaks.';
 
 /** Splash pages and overlays (reads as the spec; writes are extensions in the same style), then bio pages. */
-export function customPageRoutes(app: App, ctx: AppContext): void {
+export const customPageRoutes: Feature = async (app, { ctx }) => {
   splashRoutes(app, ctx);
   overlayRoutes(app, ctx);
   bioRoutes(app, ctx);
-}
+};
 
 function splashRoutes(app: App, ctx: AppContext): void {
   const splash = { tags: ['splash pages'] };

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.js';
-import type { App } from '../../http/types.js';
+import type { Feature } from '../../http/types.js';
 import { errorPage } from '../../lib/error-pages.js';
 import { normalizeHost } from '../../lib/hosts.js';
 import { PAGE_HEADERS } from '../../lib/html.js';
@@ -22,7 +21,7 @@ const NOT_BUILT = 'The dashboard is not built on this server: run `npm run build
  * `/app` and everything under it: built files, and index.html for every other path (the app's own routes).
  * Only on the dashboard's host (DASHBOARD_URL's, else BASE_URL's), where sessions work; other hosts are sent there.
  */
-export function dashboardRoutes(app: App, ctx: AppContext): void {
+export const dashboardRoutes: Feature = async (app, { ctx }) => {
   let assets: Map<string, Asset> | null = null;
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     if (normalizeHost(req.host) !== ctx.config.DASHBOARD_HOST) return reply.redirect(`${ctx.config.DASHBOARD_ORIGIN}${req.url}`, 302);
@@ -44,4 +43,4 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
   const schema = { hide: true };
   app.get('/app', { schema }, handler);
   app.get('/app/*', { schema }, handler);
-}
+};

@@ -1,13 +1,12 @@
-import type { AppContext } from '../../context.js';
 import { errorResponses, IdParam, ok, OkMessage } from '../../http/envelopes.js';
-import { accountOf, type App } from '../../http/types.js';
+import { accountOf, type Feature } from '../../http/types.js';
 import { listEnvelope, PageQuery } from '../../lib/pagination.js';
 import { DomainAddBody, DomainCreated, DomainList, DomainUpdateBody } from './schema.js';
 import { addDomain, deleteDomain, listDomains, updateDomain } from './service.js';
 
 const tags = ['domains'];
 
-export function domainRoutes(app: App, ctx: AppContext): void {
+export const domainRoutes: Feature = async (app, { ctx }) => {
   app.get('/domains', {
     schema: { tags, summary: 'Branded domains of the account, newest first', querystring: PageQuery, response: { 200: DomainList, ...errorResponses } },
   }, async (req) => listEnvelope('domains', await listDomains(ctx, accountOf(req).userId, req.query)));
@@ -45,4 +44,4 @@ export function domainRoutes(app: App, ctx: AppContext): void {
     await deleteDomain(ctx, accountOf(req).userId, req.params.id);
     return ok('Domain has been deleted successfully.');
   });
-}
+};

@@ -1,14 +1,13 @@
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.js';
 import { csvBodyOf, registerCsvBody, sizeText } from '../../http/csv-body.js';
 import { csvResponse, errorResponses, IdParam } from '../../http/envelopes.js';
-import { accountOf, type App } from '../../http/types.js';
+import { accountOf, type Feature } from '../../http/types.js';
 import { actorOf } from '../../http/actor.js';
 import { recordActivity } from '../account/activity/service.js';
 import { CSV_FORMULA_RULE } from '../../lib/csv-cells.js';
 import { EXPORT_COLUMNS } from './csv-format.js';
 import { exportLinks } from './export.js';
-import { getImport, refuseWhileRunning, startImport } from './import-jobs.js';
+import { getImport, refuseWhileRunning, RunningImports, startImport } from './import-jobs.js';
 import { ImportJob } from './import-schema.js';
 import { IMPORT_CHUNK } from './import-service.js';
 
@@ -27,7 +26,7 @@ const importRules = (maxBytes: number) =>
   'before the file is read). ' +
   'A leading `\'` before `=`, `+`, `-`, `@`, a tab or a carriage return (how the exports write such cells) is dropped from each cell.';
 
-export function linkCsvRoutes(app: App, ctx: AppContext): void {
+export const linkCsvRoutes: Feature = async (app, { ctx }) => {
   app.get('/urls/export', {
     schema: {
       tags,
@@ -44,25 +43,6 @@ export function linkCsvRoutes(app: App, ctx: AppContext): void {
       .send(exportLinks(ctx, accountOf(req).userId));
   });
 
-  app.register(async (scope: App) => {
-    registerCsvBody(scope, ctx.config.IMPORT_MAX_BYTES);
-    scope.post('/urls/import', {
-      // A second import is refused before its file is read (the gate has set the account by now).
-      preParsing: async (req) => refuseWhileRunning(ctx, accountOf(req).userId),
-      schema: {
-        tags,
-        summary: 'Import short links from a CSV file (extension)',
-        description: importRules(ctx.config.IMPORT_MAX_BYTES),
-        querystring: Type.Object({ domain: Type.Optional(Type.String({ description: 'One of your branded domains, for rows that name none' })) }),
-        response: { 200: ImportJob, 413: errorResponses[400], 415: errorResponses[400], ...errorResponses },
-      },
-    }, async (req) => {
-      const job = await startImport(ctx, accountOf(req).userId, csvBodyOf(req.body), req.query);
-      await recordActivity(ctx, accountOf(req).userId, 'import', actorOf(req));
-      return { error: 0 as const, data: job };
-    });
-  });
-
   app.get('/urls/import/:id', {
     schema: {
       tags,
@@ -72,4 +52,29 @@ export function linkCsvRoutes(app: App, ctx: AppContext): void {
       response: { 200: ImportJob, ...errorResponses },
     },
   }, async (req) => ({ error: 0 as const, data: await getImport(ctx, accountOf(req).userId, req.params.id) }));
-}
+};
+
+/**
+ * POST /urls/import, a plugin of its own: its CSV body parser and the jobs it starts stay in it; running jobs are
+ * stopped and awaited when the app closes. Registered after the session routes, where the API document lists it.
+ */
+export const linkImportRoutes: Feature = async (scope, { ctx }) => {
+  const imports = new RunningImports();
+  scope.addHook('onClose', () => imports.stop());
+  registerCsvBody(scope, ctx.config.IMPORT_MAX_BYTES);
+  scope.post('/urls/import', {
+    // A second import is refused before its file is read (the gate has set the account by now).
+    preParsing: async (req) => refuseWhileRunning(ctx, accountOf(req).userId),
+    schema: {
+      tags,
+      summary: 'Import short links from a CSV file (extension)',
+      description: importRules(ctx.config.IMPORT_MAX_BYTES),
+      querystring: Type.Object({ domain: Type.Optional(Type.String({ description: 'One of your branded domains, for rows that name none' })) }),
+      response: { 200: ImportJob, 413: errorResponses[400], 415: errorResponses[400], ...errorResponses },
+    },
+  }, async (req) => {
+    const job = await startImport(ctx, imports, accountOf(req).userId, csvBodyOf(req.body), req.query);
+    await recordActivity(ctx, accountOf(req).userId, 'import', actorOf(req));
+    return { error: 0 as const, data: job };
+  });
+};

@@ -23,21 +23,19 @@ interface Running {
   ended: Promise<void>;
 }
 
-/** Jobs running in this process, per context, stopped and awaited when it closes (before the database). */
-const runningIn = new WeakMap<AppContext, Set<Running>>();
+/** The jobs running in this app, made by its import routes and stopped and awaited when it closes (before the database). */
+export class RunningImports {
+  private readonly jobs = new Set<Running>();
 
-function track(ctx: AppContext, job: Running): void {
-  let jobs = runningIn.get(ctx);
-  if (!jobs) {
-    const set = (jobs = new Set());
-    runningIn.set(ctx, set);
-    ctx.onClose(async () => {
-      for (const running of set) running.stop = true;
-      await Promise.all([...set].map((running) => running.ended));
-    });
+  track(job: Running): void {
+    this.jobs.add(job);
+    void job.ended.finally(() => this.jobs.delete(job));
   }
-  jobs.add(job);
-  void job.ended.finally(() => jobs.delete(job));
+
+  async stop(): Promise<void> {
+    for (const job of this.jobs) job.stop = true;
+    await Promise.all([...this.jobs].map((job) => job.ended));
+  }
 }
 
 const staleSince = () => formatTimestamp(new Date(Date.now() - STALE_MS));
@@ -121,7 +119,7 @@ async function claimJob(ctx: AppContext, userId: number, format: string): Promis
 }
 
 /** Checks the file's header (400s come before any job exists), records the job and starts it; answers at once. */
-export async function startImport(ctx: AppContext, userId: number, body: Buffer, query: { domain?: string }) {
+export async function startImport(ctx: AppContext, running: RunningImports, userId: number, body: Buffer, query: { domain?: string }) {
   const format = readFormat(body);
   const domain = query.domain?.trim() || undefined;
   if (domain) await resolveLinkDomain(ctx, userId, domain);
@@ -130,7 +128,7 @@ export async function startImport(ctx: AppContext, userId: number, body: Buffer,
   job.ended = run(ctx, id, userId, body, domain, job).catch((error: unknown) => {
     ctx.log.error({ err: error, job: id }, 'could not record the end of an import job');
   });
-  track(ctx, job);
+  running.track(job);
   return getImport(ctx, userId, id);
 }
 

@@ -1,6 +1,5 @@
-import type { AppContext } from '../../context.js';
 import { errorResponses, IdParam, ok, OkMessage } from '../../http/envelopes.js';
-import { accountOf, type App } from '../../http/types.js';
+import { accountOf, type Feature } from '../../http/types.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { bodyChecker } from '../../http/validation.js';
 import { addLinks, passwordItems } from './bulk.js';
@@ -15,7 +14,7 @@ const WRITE_RULES =
   'and, on the default domain, never the alias of a bio page. Target names are stored lower-case; at most 50 entries per target list. ' +
   'Extensions: `title`, `description`, `pixels` (your pixel ids), `campaign` (your campaign id), `channel` (your channel id).';
 
-export function linkRoutes(app: App, ctx: AppContext): void {
+export const linkRoutes: Feature = async (app, { ctx }) => {
   app.get('/urls', {
     schema: {
       tags,
@@ -94,4 +93,4 @@ export function linkRoutes(app: App, ctx: AppContext): void {
     await deleteLink(ctx, accountOf(req).userId, req.params.id);
     return ok('Link has been deleted successfully.');
   });
-}
+};

@@ -1,13 +1,12 @@
-import type { AppContext } from '../../context.js';
 import { errorResponses, IdParam, ok, OkMessage } from '../../http/envelopes.js';
-import { accountOf, type App } from '../../http/types.js';
+import { accountOf, type Feature } from '../../http/types.js';
 import { listEnvelope, PageQuery } from '../../lib/pagination.js';
 import { PixelAddBody, PixelCreated, PixelList, PixelUpdateBody } from './schema.js';
 import { addPixel, deletePixel, listPixels, updatePixel } from './service.js';
 
 const tags = ['pixels'];
 
-export function pixelRoutes(app: App, ctx: AppContext): void {
+export const pixelRoutes: Feature = async (app, { ctx }) => {
   app.get('/pixels', {
     schema: { tags, summary: 'Tracking pixels of the account, newest first', querystring: PageQuery, response: { 200: PixelList, ...errorResponses } },
   }, async (req) => listEnvelope('pixels', await listPixels(ctx, accountOf(req).userId, req.query)));
@@ -35,4 +34,4 @@ export function pixelRoutes(app: App, ctx: AppContext): void {
     await deletePixel(ctx, accountOf(req).userId, req.params.id);
     return ok('Pixel has been deleted successfully.');
   });
-}
+};

@@ -1,4 +1,6 @@
+import fp from 'fastify-plugin';
 import type { AppContext } from '../../context.js';
+import type { FeatureOptions } from '../../http/types.js';
 import { ExpiringCache } from '../../lib/bounded-cache.js';
 import { cacheKeys } from '../../lib/cache-keys.js';
 
@@ -28,17 +30,15 @@ export interface QrCaches {
    * result only if it is unchanged, so an update landing mid-read cannot leave a stale entry behind.
    */
   epoch: number;
+  /** Stops listening for invalidations (the app closes). */
+  close(): void;
 }
-
-const byContext = new WeakMap<AppContext, QrCaches>();
 
 /** Image entries are keyed `q:{slug} {format} {size}` so one invalidation key drops every variant. */
 export const imageKey = (slug: string, format: string, size: number) => `${cacheKeys.qr(slug)} ${format} ${size}`;
 
-/** The caches of one app context, subscribed to its invalidation channel on first use. */
-export function qrCaches(ctx: AppContext): QrCaches {
-  const existing = byContext.get(ctx);
-  if (existing) return existing;
+/** The caches of one app, subscribed to the context's invalidation channel until closed. */
+export function createQrCaches(ctx: AppContext): QrCaches {
   const ttlMs = ctx.config.LINK_CACHE_TTL_S * 1000;
   const caches: QrCaches = {
     scans: new ExpiringCache(10_000),
@@ -47,16 +47,30 @@ export function qrCaches(ctx: AppContext): QrCaches {
     queue: Promise.resolve(),
     ttlMs,
     epoch: 0,
+    close: () => unsubscribe(),
   };
-  ctx.invalidation.subscribe((key) => {
+  const unsubscribe = ctx.invalidation.subscribe((key) => {
     if (!key.startsWith(cacheKeys.qr(''))) return;
     caches.epoch++;
     caches.scans.delete(key);
     caches.images.deleteWhere((k) => k.startsWith(`${key} `));
   });
-  byContext.set(ctx, caches);
   return caches;
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The QR images and scan targets of this app (qrCachesPlugin). */
+    qrCaches: QrCaches;
+  }
+}
+
+/** Decorates the app with its QR caches and closes them with it; not encapsulated, so the app (and a test) can see them. */
+export const qrCachesPlugin = fp<FeatureOptions>(async (app, { ctx }) => {
+  const caches = createQrCaches(ctx);
+  app.decorate('qrCaches', caches);
+  app.addHook('onClose', async () => caches.close());
+}, { name: 'qr-caches' });
 
 /**
  * Runs PNG renders one after another: each uses libvips threads, and a burst of cache misses run at once

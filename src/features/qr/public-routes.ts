@@ -1,5 +1,4 @@
-import type { AppContext } from '../../context.js';
-import type { App } from '../../http/types.js';
+import type { Feature } from '../../http/types.js';
 import { ClientBudget, sendTooMany } from '../redirect/serve/client-budget.js';
 import { ImageQuery, SlugParam } from './schema.js';
 import { clampSize, DEFAULT_SIZE, qrImage, readyImage, scanTarget, SIZE_STEPS } from './serve.js';
@@ -13,7 +12,8 @@ const SVG_CSP = "default-src 'none'; img-src data: https: http:; style-src 'unsa
 export const RENDER_BUDGET = 120;
 
 /** The public side of QR codes: images at /qr/{slug} and the scan-counting address of link codes. */
-export function qrPublicRoutes(app: App, ctx: AppContext): void {
+export const qrPublicRoutes: Feature = async (app, { ctx }) => {
+  const caches = app.qrCaches; // the app's (cache.ts: qrCachesPlugin)
   const renders = new ClientBudget('qr-render', RENDER_BUDGET, 60);
   app.get('/qr/:slug', {
     schema: {
@@ -32,11 +32,11 @@ export function qrPublicRoutes(app: App, ctx: AppContext): void {
   }, async (req, reply) => {
     const format = req.query.format ?? 'png';
     const size = clampSize(req.query.size);
-    let ready = readyImage(ctx, req.params.slug, format, size);
+    let ready = readyImage(caches, req.params.slug, format, size);
     if (ready === undefined) {
       const wait = renders.take(req.ip);
       if (wait > 0) return sendTooMany(reply, wait);
-      ready = qrImage(ctx, req.params.slug, format, size);
+      ready = qrImage(ctx, caches, req.params.slug, format, size);
     }
     const image = await ready;
     if (!image) return reply.callNotFound();
@@ -54,7 +54,7 @@ export function qrPublicRoutes(app: App, ctx: AppContext): void {
       params: SlugParam,
     },
   }, async (req, reply) => {
-    const target = await scanTarget(ctx, req.params.slug);
+    const target = await scanTarget(ctx, caches, req.params.slug);
     if (!target) return reply.callNotFound();
     if (req.method === 'GET') {
       ctx.clicks.record('qr', target.id, target.owner, {
@@ -67,4 +67,4 @@ export function qrPublicRoutes(app: App, ctx: AppContext): void {
     reply.header('cache-control', 'no-store');
     return reply.redirect(target.destination, 302);
   });
-}
+};

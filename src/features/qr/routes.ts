@@ -1,6 +1,5 @@
-import type { AppContext } from '../../context.js';
 import { errorResponses, IdParam, ok, OkMessage } from '../../http/envelopes.js';
-import { accountOf, type App } from '../../http/types.js';
+import { accountOf, type Feature } from '../../http/types.js';
 import { listEnvelope, PageQuery } from '../../lib/pagination.js';
 import { QrAddBody, QrCreatedResponse, QrDetailResponse, QrListResponse, QrUpdateBody } from './schema.js';
 import { SIZE_STEPS } from './serve.js';
@@ -14,7 +13,7 @@ const IMAGE_NOTE =
   'Link codes encode `{BASE_URL}/qr/{slug}/scan`, which answers 302 to the destination and counts ' +
   'the scan (bots are redirected but not counted); the other types encode their standard payload.';
 
-export function qrRoutes(app: App, ctx: AppContext): void {
+export const qrRoutes: Feature = async (app, { ctx }) => {
   app.get('/qr', {
     schema: { tags, summary: 'QR codes of the account, newest first', querystring: PageQuery, response: { 200: QrListResponse, ...errorResponses } },
   }, async (req) => listEnvelope('qrs', await listQrs(ctx, accountOf(req).userId, req.query)));
@@ -60,4 +59,4 @@ export function qrRoutes(app: App, ctx: AppContext): void {
     await deleteQr(ctx, accountOf(req).userId, req.params.id);
     return ok('QR has been deleted successfully.');
   });
-}
+};

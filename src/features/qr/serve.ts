@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { cacheKeys } from '../../lib/cache-keys.js';
-import { imageKey, inTurn, qrCaches, type QrImage, type ScanTarget } from './cache.js';
+import { imageKey, inTurn, type QrCaches, type QrImage, type ScanTarget } from './cache.js';
 import { MAX_SIZE, renderPng, renderSvg } from './render.js';
 import * as repo from './repo.js';
 import { payloadFor } from './service.js';
@@ -27,9 +27,8 @@ export function clampSize(size: number | undefined): number {
 }
 
 /** The destination of a link code's tracking address; null for unknown slugs and codes of other types. */
-export async function scanTarget(ctx: AppContext, slug: string): Promise<ScanTarget | null> {
+export async function scanTarget(ctx: AppContext, caches: QrCaches, slug: string): Promise<ScanTarget | null> {
   if (!SLUG.test(slug)) return null;
-  const caches = qrCaches(ctx);
   const key = cacheKeys.qr(slug);
   const cached = caches.scans.get(key);
   if (cached !== undefined) return cached;
@@ -43,9 +42,8 @@ export async function scanTarget(ctx: AppContext, slug: string): Promise<ScanTar
 const color = (stored: string, fallback: string) => parseRgb(stored) ?? parseRgb(fallback)!;
 
 /** The image when it is cached or being rendered (or the slug cannot exist); undefined when asking for it renders it. */
-export function readyImage(ctx: AppContext, slug: string, format: ImageFormat, size: number): QrImage | Promise<QrImage | null> | null | undefined {
+export function readyImage(caches: QrCaches, slug: string, format: ImageFormat, size: number): QrImage | Promise<QrImage | null> | null | undefined {
   if (!SLUG.test(slug)) return null;
-  const caches = qrCaches(ctx);
   const key = imageKey(slug, format, size);
   return caches.images.get(key) ?? caches.rendering.get(key);
 }
@@ -54,18 +52,16 @@ export function readyImage(ctx: AppContext, slug: string, format: ImageFormat, s
  * The image of a code, rendered on demand and kept in a small LRU until the code changes. Concurrent
  * requests for an image not yet cached share one render.
  */
-export async function qrImage(ctx: AppContext, slug: string, format: ImageFormat, size: number): Promise<QrImage | null> {
-  const ready = readyImage(ctx, slug, format, size);
+export async function qrImage(ctx: AppContext, caches: QrCaches, slug: string, format: ImageFormat, size: number): Promise<QrImage | null> {
+  const ready = readyImage(caches, slug, format, size);
   if (ready !== undefined) return ready;
-  const caches = qrCaches(ctx);
   const key = imageKey(slug, format, size);
-  const render = renderImage(ctx, slug, format, size, key).finally(() => caches.rendering.delete(key));
+  const render = renderImage(ctx, caches, slug, format, size, key).finally(() => caches.rendering.delete(key));
   caches.rendering.set(key, render);
   return render;
 }
 
-async function renderImage(ctx: AppContext, slug: string, format: ImageFormat, size: number, key: string): Promise<QrImage | null> {
-  const caches = qrCaches(ctx);
+async function renderImage(ctx: AppContext, caches: QrCaches, slug: string, format: ImageFormat, size: number, key: string): Promise<QrImage | null> {
   const epoch = caches.epoch;
   const row = await repo.findQrBySlug(ctx.db, slug);
   if (!row) return null;

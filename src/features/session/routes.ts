@@ -1,10 +1,9 @@
 import type { TSchema } from 'typebox';
-import type { AppContext } from '../../context.js';
 import { errorResponses, ok, OkMessage, ErrorBody } from '../../http/envelopes.js';
 import type { RateLimitStore } from '../../http/rate-limit.js';
 import { actorOf } from '../../http/actor.js';
 import { recordActivity } from '../account/activity/service.js';
-import { accountOf, type App, type GateConfig } from '../../http/types.js';
+import { accountOf, type GateConfig, type Feature } from '../../http/types.js';
 import { clearedSessionCookie, sessionCookie } from './cookie.js';
 import { CredentialsBody, RevokedResponse, SessionResponse, SetupBody, SetupStatusResponse } from './schema.js';
 import { describeSession, endAllSessions, endSession, secureDashboard, type NewSession } from './service.js';
@@ -16,7 +15,7 @@ const signedIn: GateConfig = { auth: 'session', dashboard: true };
 const answers = { ...errorResponses, 403: ErrorBody };
 
 /** The dashboard's sign-in: cookie sessions on the dashboard's host (README "Dashboard sign-in and sessions"). */
-export function sessionRoutes(app: App, ctx: AppContext, store: RateLimitStore): void {
+export const sessionRoutes: Feature<{ store: RateLimitStore }> = async (app, { ctx, store }) => {
   const secure = secureDashboard(ctx);
   const started = (session: NewSession) => ({ error: 0 as const, data: session.view });
   const cookieOf = (session: NewSession) => sessionCookie(session.token, session.maxAgeS, secure);
@@ -48,4 +47,4 @@ export function sessionRoutes(app: App, ctx: AppContext, store: RateLimitStore):
     const session = await completeSetup(ctx, req.body);
     return reply.header('set-cookie', cookieOf(session)).send(started(session));
   });
-}
+};

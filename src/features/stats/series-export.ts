@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { csvResponse, errorResponses, IdParam } from '../../http/envelopes.js';
-import { accountOf, type App } from '../../http/types.js';
+import { accountOf, type Feature } from '../../http/types.js';
 import { actorOf } from '../../http/actor.js';
 import { recordActivity } from '../account/activity/service.js';
 import { CSV_FORMULA_RULE, csvWriter } from '../../lib/csv-cells.js';
@@ -28,7 +28,7 @@ const schema = (what: string, json: string) => ({
   response: { 200: csvResponse('The series as CSV'), ...errorResponses },
 });
 
-export function seriesExportRoutes(app: App, ctx: AppContext): void {
+export const seriesExportRoutes: Feature = async (app, { ctx }) => {
   for (const [kind, path, what] of [['link', 'url', 'a short link'], ['qr', 'qr', 'a QR code']] as const) {
     app.get(`/${path}/:id/clicks/export`, { schema: schema(what, `GET /api/${path}/{id}/clicks`) }, async (req, reply) => {
       const csv = await seriesCsv(ctx, accountOf(req).userId, kind, req.params.id, req.query);
@@ -36,4 +36,4 @@ export function seriesExportRoutes(app: App, ctx: AppContext): void {
       return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${kind}-${req.params.id}-clicks.csv"`).send(csv);
     });
   }
-}
+};

@@ -1,6 +1,5 @@
-import type { AppContext } from '../../context.js';
 import { errorResponses, IdParam } from '../../http/envelopes.js';
-import { accountOf, type App } from '../../http/types.js';
+import { accountOf, type Feature } from '../../http/types.js';
 import { MAX_BUCKETS, MAX_HOURLY_DAYS } from './series-buckets.js';
 import { AccountSeriesQuery, SeriesQuery, SeriesResponse } from './series-schema.js';
 import { accountSeries, targetSeries } from './series-service.js';
@@ -17,7 +16,7 @@ const tags = ['stats'];
 const targetSchema = (summary: string) =>
   ({ tags, summary, description: RULES, params: IdParam, querystring: SeriesQuery, response: { 200: SeriesResponse, ...errorResponses } });
 
-export function seriesRoutes(app: App, ctx: AppContext): void {
+export const seriesRoutes: Feature = async (app, { ctx }) => {
   app.get('/url/:id/clicks', { schema: targetSchema('Clicks of a short link over time') },
     async (req) => ({ error: 0 as const, data: await targetSeries(ctx, accountOf(req).userId, 'link', req.params.id, req.query) }));
 
@@ -34,4 +33,4 @@ export function seriesRoutes(app: App, ctx: AppContext): void {
       response: { 200: SeriesResponse, ...errorResponses },
     },
   }, async (req) => ({ error: 0 as const, data: await accountSeries(ctx, accountOf(req).userId, req.query) }));
-}
+};

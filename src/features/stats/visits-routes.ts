@@ -1,9 +1,8 @@
 import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.js';
 import type { TargetKind } from '../../db/types.js';
 import { errorResponses, IdParam } from '../../http/envelopes.js';
-import { accountOf, type App } from '../../http/types.js';
+import { accountOf, type Feature } from '../../http/types.js';
 import { actorOf } from '../../http/actor.js';
 import { recordActivity } from '../account/activity/service.js';
 import { CSV_FORMULA_RULE } from '../../lib/csv-cells.js';
@@ -33,7 +32,7 @@ const exportSchema = (summary: string) => ({ tags, summary, description: `${LOG}
 const streamed = (csv: Readable) => csv as unknown as string;
 const attachment = (name: string) => ({ 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}.csv"` });
 
-export function visitRoutes(app: App, ctx: AppContext): void {
+export const visitRoutes: Feature = async (app, { ctx }) => {
   for (const [kind, path, what] of [['link', 'url', 'short link'], ['qr', 'qr', 'QR code']] as Array<[TargetKind, string, string]>) {
     app.get(`/${path}/:id/visits`, { schema: listSchema(`Recent visits of a ${what}`) },
       async (req) => listEnvelope('visits', await listVisits(ctx, accountOf(req).userId, kind, req.params.id, req.query)));
@@ -66,4 +65,4 @@ export function visitRoutes(app: App, ctx: AppContext): void {
     await recordActivity(ctx, accountOf(req).userId, 'export', actorOf(req));
     return reply.headers(attachment('visits')).send(streamed(csv));
   });
-}
+};

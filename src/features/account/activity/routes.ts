@@ -1,10 +1,12 @@
-import type { AppContext } from '../../../context.js';
 import { errorResponses } from '../../../http/envelopes.js';
-import { accountOf, type App } from '../../../http/types.js';
+import { accountOf, type Feature } from '../../../http/types.js';
 import { ActivityQuery, ActivityResponse } from './schema.js';
-import { listActivity } from './service.js';
+import { listActivity, scheduleActivityPrune } from './service.js';
 
-export function activityRoutes(app: App, ctx: AppContext): void {
+export const activityRoutes: Feature = async (app, { ctx }) => {
+  // The log's hourly prune runs while the app does, and stops with it.
+  const stopPrune = scheduleActivityPrune(ctx, ctx.log);
+  app.addHook('onClose', () => stopPrune());
   app.get('/account/activity', {
     schema: {
       tags: ['account'],
@@ -17,5 +19,5 @@ export function activityRoutes(app: App, ctx: AppContext): void {
       response: { 200: ActivityResponse, ...errorResponses },
     },
   }, async (req) => ({ error: 0 as const, data: await listActivity(ctx, accountOf(req).userId, req.query) }));
-}
+};
 

@@ -1,7 +1,6 @@
-import type { AppContext } from '../../../context.js';
 import { actorOf } from '../../../http/actor.js';
 import { errorResponses, IdParam, ok, OkMessage } from '../../../http/envelopes.js';
-import { accountOf, type App, type GateConfig } from '../../../http/types.js';
+import { accountOf, type GateConfig, type Feature } from '../../../http/types.js';
 import { SCOPES } from '../../../lib/scopes.js';
 import { ApiKeyBody, ApiKeyCreated, ApiKeyList } from './schema.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './service.js';
@@ -13,7 +12,7 @@ const SCOPE_RULES =
   `Extension. Scopes: ${SCOPES.map((s) => `\`${s}\``).join(', ')}. \`pages\` covers bio pages, splash pages and overlays; ` +
   'a write scope does not include its read scope. An API key needs `account:write` here; a dashboard session may always.';
 
-export function apiKeyRoutes(app: App, ctx: AppContext): void {
+export const apiKeyRoutes: Feature = async (app, { ctx }) => {
   app.get('/keys', {
     config: manage,
     schema: { tags, summary: 'The account\'s API keys', description: `${SCOPE_RULES} Oldest first; the secrets are never listed.`, response: { 200: ApiKeyList, ...errorResponses } },
@@ -45,4 +44,4 @@ export function apiKeyRoutes(app: App, ctx: AppContext): void {
     await revokeApiKey(ctx, accountOf(req).userId, req.params.id, actorOf(req));
     return ok('The API key has been revoked.');
   });
-}
+};

@@ -1,5 +1,6 @@
 import { memoize } from '../../../lib/bounded-cache.js';
-import { countryOf, deviceNames } from '../../../lib/visitor.js';
+import { countryOf } from '../../../infra/geo.js';
+import { deviceNames } from '../../../lib/visitor.js';
 
 /** A destination a target rule chose, with the rule's name for the visit log (`device:iphone`, `language:fr`, `geo:us`). */
 export interface Target {

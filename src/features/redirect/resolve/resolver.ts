@@ -56,6 +56,7 @@ export class Resolver {
   private readonly defaultKey: string;
   /** Bumped by every invalidation: a load that overlapped one is served but not cached. */
   private generation = 0;
+  private readonly unsubscribe: () => void;
 
   constructor(ctx: AppContext) {
     this.deps = { config: ctx.config, db: ctx.db, repo: publicRepo(ctx.dbHandle) };
@@ -65,7 +66,12 @@ export class Resolver {
     this.missing = new ExpiringCache(Math.min(ctx.config.LINK_CACHE_SIZE, 50_000));
     this.defaultSite = site(ctx.config.DEFAULT_HOST, 0, null, '', '');
     this.defaultKey = cacheKeys.domainRoot(ctx.config.DEFAULT_HOST);
-    ctx.invalidation.subscribe((key) => this.drop(key));
+    this.unsubscribe = ctx.invalidation.subscribe((key) => this.drop(key));
+  }
+
+  /** Stops listening for invalidations (the app closes); the entries go with the resolver. */
+  close(): void {
+    this.unsubscribe();
   }
 
   /**
@@ -159,12 +165,3 @@ function site(host: string, domainId: number, domain: Site['domain'], root: stri
 
 /** The key of a Host header that is no host at all (lib/hosts.ts), and the prefix of every site key. */
 const NO_HOST_KEY = cacheKeys.domainRoot('');
-
-const resolvers = new WeakMap<AppContext, Resolver>();
-
-/** One resolver (one cache, one subscription) per context, shared by the Fastify routes and any lean front handler. */
-export function resolverFor(ctx: AppContext): Resolver {
-  let resolver = resolvers.get(ctx);
-  if (!resolver) resolvers.set(ctx, (resolver = new Resolver(ctx)));
-  return resolver;
-}

@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { AppContext } from '../../../context.js';
 import type { MaybePromise } from '../../../lib/maybe-promise.js';
 import { isReserved } from '../../../lib/reserved.js';
-import { resolverFor, type Lookup } from '../resolve/resolver.js';
+import type { Lookup, Resolver } from '../resolve/resolver.js';
 import { writeDecision } from './send.js';
 import { answerVisit } from './visit.js';
 
@@ -13,9 +13,9 @@ const PLAIN_ALIAS = /^\/([A-Za-z0-9_-]{1,64})(?:\?|$)/;
  * The lean front of the redirect path: a GET or HEAD of a plain `/{alias}` whose link is already cached
  * (or found by one prepared-statement read) is answered here, without Fastify's per-request work (routing, hooks, reply objects). Everything else —
  * other paths, bio pages, unknown aliases, anything odd — goes to Fastify, which answers the same way (visit.ts).
+ * `resolver` is the one the redirect routes use, so both serve from one cache.
  */
-export function leanFront(ctx: AppContext, fastify: RequestListener): RequestListener {
-  const resolver = resolverFor(ctx);
+export function leanFront(ctx: AppContext, resolver: Resolver, fastify: RequestListener): RequestListener {
   const clientIp = ctx.config.TRUST_PROXY ? forwardedIp : socketIp;
   const hostOf = ctx.config.TRUST_PROXY ? forwardedHost : plainHost;
   const serve = (req: IncomingMessage, res: ServerResponse, found: Lookup, now: number, host: string) => {

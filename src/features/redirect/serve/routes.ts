@@ -1,14 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../../context.js';
 import { statusAndMessage } from '../../../http/errors.js';
-import type { App } from '../../../http/types.js';
+import type { Feature } from '../../../http/types.js';
 import { errorPage } from '../../../lib/error-pages.js';
 import { submitPassword } from '../decide/decide.js';
 import { FailureThrottle } from '../decide/password.js';
-import { resolverFor } from '../resolve/resolver.js';
-import { FORM_LIMIT, FORM_ONLY, FORM_TOO_LARGE, FORM_TYPE, POST_BUDGET, POST_WINDOW_S, publicBodyGate } from './public-body.js';
+import type { Resolver } from '../resolve/resolver.js';
+import { FORM_LIMIT, FORM_ONLY, FORM_TOO_LARGE, FORM_TYPE, POST_BUDGET, POST_WINDOW_S } from './public-body.js';
 import { sendDecision, sendPage } from './send.js';
 import { answerNoLink, answerRoot, answerVisit, type ServedVisit } from './visit.js';
 
@@ -27,11 +26,12 @@ const VISIT_DOC =
   'link shows the bio page of that alias; on a branded domain an unknown alias redirects to its redirect404. Every served ' +
   'GET counts one click; HEAD requests do not.';
 
-/** The public side: `/` and `/{alias}` on the default and every branded domain. Registered last (it owns the catch-all). */
-export function publicRoutes(app: App, ctx: AppContext): void {
-  const resolver = resolverFor(ctx);
+/**
+ * The public side: `/` and `/{alias}` on the default and every branded domain. Registered last (it owns the catch-all).
+ * `resolver` is shared with the lean front (app.ts makes both); the body gate before it is the app's (public-body.ts).
+ */
+export const publicRoutes: Feature<{ resolver: Resolver }> = async (app, { ctx, resolver }) => {
   const throttle = new FailureThrottle();
-  app.addHook('onRequest', publicBodyGate()); // root level: every path outside /api, and unrouted ones
 
   void app.register(async (plugin) => {
     const scope = plugin.withTypeProvider<TypeBoxTypeProvider>();
@@ -81,7 +81,7 @@ export function publicRoutes(app: App, ctx: AppContext): void {
       return sendDecision(reply, await submitPassword(found, input, ctx.secret, throttle));
     });
   });
-}
+};
 
 function visitOf(req: FastifyRequest, now: number): ServedVisit {
   return {

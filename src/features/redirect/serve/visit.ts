@@ -9,7 +9,7 @@ import type { Lookup, Site } from '../resolve/resolver.js';
 /**
  * Everything a GET or HEAD of `/{alias}` does except writing the response, free of any framework, so
  * the Fastify route and a lean node:http front answer alike:
- *   const found = resolverFor(ctx).lookup(host, alias, now)   // sync on a cache hit (and a SQLite miss)
+ *   const found = resolver.lookup(host, alias, now)           // sync on a cache hit (and a SQLite miss)
  *   const decision = answerVisit(ctx, found, visit)           // records the click when served
  */
 export interface ServedVisit extends Visit {

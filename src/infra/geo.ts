@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { BlockList, isIP } from 'node:net';
 import { Reader, type Response } from 'mmdb-lib';
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../lib/bounded-cache.js';
 
 export interface Country {
   /** ISO 3166-1 alpha-2, upper case. */

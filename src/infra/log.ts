@@ -1,5 +1,6 @@
 import { pino, type Logger } from 'pino';
 import { build as prettyStream } from 'pino-pretty';
+import type { Config } from '../config.js';
 
 /** `auto`: readable lines on a terminal, JSON (one object a line) when piped or collected. */
 export type LogFormat = 'auto' | 'pretty' | 'json';
@@ -41,4 +42,9 @@ export function createLog(options: LogOptions): Logger {
     },
   });
   return pino(base, stream);
+}
+
+/** The server's log on stdout (LOG_FORMAT); the one-time setup address stands alone in pretty output. */
+export function createLogger(config: Config): Logger {
+  return createLog({ level: config.LOG_LEVEL, format: config.LOG_FORMAT, alone: ['setupUrl'] });
 }

@@ -47,8 +47,8 @@ export class RedisInvalidation implements Invalidation {
     });
   }
 
-  subscribe(listener: InvalidationListener): void {
-    this.local.subscribe(listener);
+  subscribe(listener: InvalidationListener): () => void {
+    return this.local.subscribe(listener);
   }
 
   private receive(message: string): void {

@@ -1,0 +1,92 @@
+import cluster from 'node:cluster';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { ClickRecorder } from '../clicks/recorder.js';
+import { scheduleRollUp } from '../clicks/retention.js';
+import { scheduleVisitPrune } from '../clicks/visit-log.js';
+import { connect, type Db, type DbHandle } from '../db/connect.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { LocalInvalidation, type Invalidation } from '../infra/invalidation.js';
+import { closeRedis, connectRedis } from '../infra/redis.js';
+import { RedisInvalidation } from '../infra/redis-invalidation.js';
+import { WorkerInvalidation } from '../infra/worker-invalidation.js';
+import { randomToken } from '../lib/secrets.js';
+import type { Lifetime } from './lifetime.js';
+
+/**
+ * The named steps of a start, in order: openDatabase → migrate → loadSecret → buildServices →
+ * startBackgroundWork. Each registers the closer of what it opens on the Lifetime; callers take the steps they
+ * need (the cluster primary only migrates, the CLI starts no background work).
+ */
+
+/** Step 1: the connection (SQLite file or PostgreSQL pool); nothing is read yet. */
+export function openDatabase(config: Config, log: Logger, life: Lifetime): DbHandle {
+  const handle = connect(config.DATABASE_URL, log);
+  life.onClose(() => handle.db.destroy());
+  return handle;
+}
+
+/** Step 2: the schema up to date; nodes starting together on PostgreSQL apply each migration once. */
+export async function migrate(handle: DbHandle): Promise<void> {
+  await migrateToLatest(handle.db);
+}
+
+/** Step 3: one secret per installation, made on first start; insert-if-absent so racing nodes agree. SECRET overrides it. */
+export async function loadSecret(config: Config, db: Db): Promise<string> {
+  if (config.SECRET) return config.SECRET;
+  await db.insertInto('settings').values({ key: 'secret', value: randomToken(32) })
+    .onConflict((oc) => oc.column('key').doNothing()).execute();
+  const row = await db.selectFrom('settings').select('value').where('key', '=', 'secret').executeTakeFirstOrThrow();
+  return row.value;
+}
+
+export interface Services {
+  /** The shared command connection when REDIS_URL is set (rate limits, publishing, readiness). */
+  redis?: Redis;
+  invalidation: Invalidation;
+  /** Batches clicks and scans off the request path; flushed on close. */
+  clicks: ClickRecorder;
+}
+
+/** Step 4: Redis (when configured), the cache-invalidation transport and the click writer. */
+export async function buildServices(config: Config, log: Logger, handle: DbHandle, secret: string, life: Lifetime): Promise<Services> {
+  const redis = await openRedis(config, log, life);
+  const invalidation = await openInvalidation(config, redis, log, life);
+  return { redis, invalidation, clicks: startClicks(config, log, handle, secret, life) };
+}
+
+/** A wrong REDIS_URL stops the start here, like a wrong DATABASE_URL. */
+export async function openRedis(config: Config, log: Logger, life: Lifetime): Promise<Redis | undefined> {
+  if (!config.REDIS_URL) return undefined;
+  const redis = await connectRedis(config.REDIS_URL, log, 'commands');
+  life.onClose(() => closeRedis(redis));
+  return redis;
+}
+
+/**
+ * With REDIS_URL, nodes (and workers) share cache invalidation through Redis; otherwise invalidation is
+ * local, relayed between the workers of a WORKERS=N server by their primary.
+ */
+async function openInvalidation(config: Config, redis: Redis | undefined, log: Logger, life: Lifetime): Promise<Invalidation> {
+  const invalidation = redis ? await RedisInvalidation.start(redis, config.REDIS_PREFIX, log)
+    : cluster.isWorker ? new WorkerInvalidation() : new LocalInvalidation();
+  life.onClose(() => invalidation.close());
+  return invalidation;
+}
+
+/** The click recorder, and on SQLite its writer thread; closed before the database, so pending clicks are written. */
+function startClicks(config: Config, log: Logger, handle: DbHandle, secret: string, life: Lifetime): ClickRecorder {
+  const clicks = new ClickRecorder({
+    db: handle.db, sqlitePath: handle.sqlitePath, log, secret, flushMs: config.CLICK_FLUSH_MS, batchMax: config.CLICK_BATCH_MAX,
+    geoipMmdb: config.GEOIP_MMDB, visitLog: config.VISIT_LOG_DAYS > 0,
+  });
+  life.onClose(() => clicks.close());
+  return clicks;
+}
+
+/** Step 5, serving nodes only: the hourly roll-up of click buckets and the visit-log prune. */
+export function startBackgroundWork(config: Config, db: Db, log: Logger, life: Lifetime): void {
+  life.onClose(scheduleRollUp(db, config.SERIES_HOURLY_DAYS, log));
+  life.onClose(scheduleVisitPrune(db, config.VISIT_LOG_DAYS, log));
+}
