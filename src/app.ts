@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { sql } from 'kysely';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import type { AppContext } from './context.js';
+import { composeFeatures } from './compose.js';
 import { accountRoutes } from './features/account/routes.js';
 import { accountByApiKey } from './features/account/keys/service.js';
 import { apiKeyRoutes } from './features/account/keys/routes.js';
@@ -55,6 +56,7 @@ export interface AppOptions {
 
 /** Builds the Redirectory HTTP app on a context; never listens (server.ts and the tests do). */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<App> {
+  composeFeatures();
   const app: App = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
     trustProxy: ctx.config.TRUST_PROXY,

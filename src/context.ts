@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { connect, type Db, type DbHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { insertSettingIfAbsent, readSetting } from './db/settings.js';
 import { ClickRecorder } from './clicks/recorder.js';
 import { scheduleRollUp } from './clicks/retention.js';
 import { scheduleVisitPrune } from './clicks/visit-log.js';
@@ -93,8 +94,6 @@ async function connectShared(config: Config, log: Logger, closers: Array<() => P
 
 /** One secret per installation, made on first start; insert-if-absent so racing nodes agree. */
 async function loadSecret(db: Db): Promise<string> {
-  await db.insertInto('settings').values({ key: 'secret', value: randomToken(32) })
-    .onConflict((oc) => oc.column('key').doNothing()).execute();
-  const row = await db.selectFrom('settings').select('value').where('key', '=', 'secret').executeTakeFirstOrThrow();
-  return row.value;
+  await insertSettingIfAbsent(db, 'secret', randomToken(32));
+  return (await readSetting(db, 'secret'))!;
 }

@@ -7,12 +7,14 @@ import { randomAlias } from '../../lib/secrets.js';
 import { shortUrl } from '../../lib/short-url.js';
 import { Pacer } from '../../lib/pacer.js';
 import { nowTimestamp } from '../../lib/time.js';
-import { invalidateAddress, invalidateCampaigns } from '../../cache/public-cache.js';
+import { invalidateAddress } from '../../cache/public-cache.js';
+import { addToChannel } from '../channels/access.js';
 import { addLinkPixels } from '../pixels/service.js';
-import * as bulkRepo from './bulk-repo.js';
+import { aliasesTaken } from './access.js';
+import { linkNeighbours } from './ports.js';
 import { checkAlias, linkColumns, passwordColumn } from './input.js';
 import { resolveRefs, type LinkRefs } from './refs.js';
-import { addToChannel, insertLink } from './repo.js';
+import { insertLink, insertLinkRows } from './repo.js';
 import type { LinkInput } from './schema.js';
 
 /**
@@ -92,7 +94,7 @@ async function claimAliases(ctx: AppContext, pending: Pending[], outcomes: BulkO
     const retry: Pending[] = [];
     for (const domainId of new Set(todo.map((p) => p.row.domain_id ?? 0))) {
       const group = todo.filter((p) => (p.row.domain_id ?? 0) === domainId);
-      const taken = await bulkRepo.takenAliases(ctx.db, domainId, group.map((p) => p.row.alias));
+      const taken = await aliasesTaken(ctx.db, domainId, group.map((p) => p.row.alias));
       for (const p of group) {
         const key = `${domainId}/${p.row.alias}`;
         if (!taken.has(p.row.alias) && !claimed.has(key)) {
@@ -111,13 +113,13 @@ async function claimAliases(ctx: AppContext, pending: Pending[], outcomes: BulkO
 /** Pixels and channel of links just inserted, in the same transaction. */
 async function attach(trx: AppContext['db'], written: Array<{ p: Pending; id: number }>): Promise<void> {
   await addLinkPixels(trx, written.flatMap(({ p, id }) => (p.refs.pixels ?? []).map((pixel_id) => ({ link_id: id, pixel_id }))));
-  for (const { p, id } of written) if (p.refs.channelId) await addToChannel(trx, p.refs.channelId, id);
+  for (const { p, id } of written) if (p.refs.channelId) await addToChannel(trx, p.refs.channelId, 'links', id);
 }
 
 async function writeAll(ctx: AppContext, ready: Pending[], pacer: Pacer): Promise<Map<number, number>> {
   if (ready.length === 0) return new Map();
   return ctx.db.transaction().execute(async (trx) => {
-    const ids = await bulkRepo.insertLinkRows(trx, ready.map((p) => p.row), () => pacer.turn());
+    const ids = await insertLinkRows(trx, ready.map((p) => p.row), () => pacer.turn());
     const written = ready.map((p) => ({ p, id: ids.get(`${p.row.domain_id}/${p.row.alias}`)! }));
     await attach(trx, written);
     return new Map(written.map(({ p, id }) => [p.index, id]));
@@ -176,6 +178,6 @@ export async function insertLinks(
     outcomes[p.index] = { id, shorturl: shortUrl(ctx.config, p.refs.domain, p.row.alias) };
     invalidateAddress(ctx, p.refs.domain?.host, p.row.alias);
   }
-  await invalidateCampaigns(ctx, ready.map((p) => p.row.campaign_id));
+  await linkNeighbours().campaignsChanged(ctx, ready.map((p) => p.row.campaign_id));
   return outcomes;
 }

@@ -2,7 +2,7 @@ import type { Config } from '../../config.js';
 import { fail } from '../../lib/errors.js';
 import { parseTimestamp, formatTimestamp } from '../../lib/time.js';
 import { shortUrl } from '../../lib/short-url.js';
-import type { ExportedLink } from './bulk-repo.js';
+import type { ExportedLink } from './repo.js';
 import { domainOf } from './view.js';
 
 /**

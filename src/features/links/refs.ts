@@ -3,7 +3,8 @@ import type { DomainRow } from '../../db/types.js';
 import { resolveLinkDomain } from '../domains/service.js';
 import { ownPixelIds } from '../pixels/service.js';
 import { parseType } from './input.js';
-import { ownsRow } from './repo.js';
+import { ownsChannel } from '../channels/access.js';
+import { linkNeighbours } from './ports.js';
 import type { LinkInput } from './schema.js';
 import { fail } from '../../lib/errors.js';
 
@@ -21,11 +22,11 @@ async function typeRef(ctx: AppContext, userId: number, value: string | undefine
   const choice = parseType(value, onUpdate);
   if (!choice) return undefined;
   if (choice.type === 'overlay') {
-    if (!(await ownsRow(ctx.db, 'overlays', userId, choice.overlayId))) throw fail('unknown_reference', 'type', 'overlay', choice.overlayId, 'overlay');
+    if (!(await linkNeighbours().ownsPage(ctx.db, 'overlay', userId, choice.overlayId))) throw fail('unknown_reference', 'type', 'overlay', choice.overlayId, 'overlay');
     return { type: 'overlay', splash_id: null, overlay_id: choice.overlayId };
   }
   const splashId = choice.splashId ?? null;
-  if (splashId !== null && !(await ownsRow(ctx.db, 'splash_pages', userId, splashId))) throw fail('unknown_reference', 'type', 'splash page', splashId, 'splash');
+  if (splashId !== null && !(await linkNeighbours().ownsPage(ctx.db, 'splash', userId, splashId))) throw fail('unknown_reference', 'type', 'splash page', splashId, 'splash');
   return { type: choice.type, splash_id: splashId, overlay_id: null };
 }
 
@@ -47,7 +48,8 @@ async function ownedId(
 ): Promise<number | null | undefined> {
   if (id === undefined) return undefined;
   if (id === null || id === 0) return null;
-  if (!(await ownsRow(ctx.db, table, userId, id))) {
+  const owns = table === 'campaigns' ? linkNeighbours().ownsCampaign : ownsChannel;
+  if (!(await owns(ctx.db, userId, id))) {
     throw table === 'campaigns' ? fail('unknown_reference', 'campaign', 'campaign', id, 'campaigns') : fail('unknown_reference', 'channel', 'channel', id, 'channels');
   }
   return id;

@@ -13,7 +13,11 @@ import { ownDomainAt } from '../domains/service.js';
 import { setLinkPixels } from '../pixels/service.js';
 import { readStats } from '../stats/service.js';
 import { rangeTotals } from '../stats/series-service.js';
-import { invalidateAddress, invalidateCampaigns, invalidateLinksAround } from '../../cache/public-cache.js';
+import { invalidateAddress } from '../../cache/public-cache.js';
+import { addToChannel, ownsChannel } from '../channels/access.js';
+import { aliasTaken } from './access.js';
+import { invalidateLinksAround } from './invalidate.js';
+import { linkNeighbours } from './ports.js';
 import { checkAlias, linkColumns, passwordColumn } from './input.js';
 import { resolveRefs, type LinkRefs } from './refs.js';
 import * as repo from './repo.js';
@@ -28,11 +32,11 @@ type ListQuery = Static<typeof LinkListQuery>;
 async function listFilter(ctx: AppContext, userId: number, query: ListQuery): Promise<repo.LinkFilter> {
   const filter: repo.LinkFilter = { q: query.q };
   if (query.campaign !== undefined) {
-    if (!(await repo.ownsRow(ctx.db, 'campaigns', userId, query.campaign))) throw fail('not_found', 'Campaign');
+    if (!(await linkNeighbours().ownsCampaign(ctx.db, userId, query.campaign))) throw fail('not_found', 'Campaign');
     filter.campaignId = query.campaign;
   }
   if (query.channel !== undefined) {
-    if (!(await repo.ownsRow(ctx.db, 'channels', userId, query.channel))) throw fail('not_found', 'Channel');
+    if (!(await ownsChannel(ctx.db, userId, query.channel))) throw fail('not_found', 'Channel');
     filter.channelId = query.channel;
   }
   if (query.domain?.trim()) {
@@ -64,12 +68,6 @@ export async function getLink(ctx: AppContext, userId: number, id: number, range
   return toDetail(ctx.config, link, { ...stats, ...(await rangeTotals(ctx, 'link', id, range)) });
 }
 
-/** On the default domain a bio page owns its alias too: both are served at `/{alias}`. */
-async function aliasTaken(ctx: AppContext, domainId: number, alias: string, exceptId?: number): Promise<boolean> {
-  if (await repo.aliasInUse(ctx.db, domainId, alias, exceptId)) return true;
-  return domainId === 0 && repo.bioAliasInUse(ctx.db, alias);
-}
-
 /**
  * Writes the link and its pixel and channel rows together; returns the id. A link alone is one INSERT or
  * UPDATE, atomic by itself: a transaction would only add its BEGIN and COMMIT (and hold the connection).
@@ -79,7 +77,7 @@ function writeLink(ctx: AppContext, refs: LinkRefs, write: (trx: Db) => Promise<
   return ctx.db.transaction().execute(async (trx) => {
     const id = await write(trx);
     if (refs.pixels) await setLinkPixels(trx, id, refs.pixels);
-    if (refs.channelId) await repo.addToChannel(trx, refs.channelId, id);
+    if (refs.channelId) await addToChannel(trx, refs.channelId, 'links', id);
     return id;
   });
 }
@@ -91,7 +89,9 @@ function writeLink(ctx: AppContext, refs: LinkRefs, write: (trx: Db) => Promise<
  */
 async function insertWithAlias(ctx: AppContext, row: NewLink, refs: LinkRefs, random = false): Promise<number> {
   const domainId = row.domain_id ?? 0;
-  const taken = random ? domainId === 0 && (await repo.bioAliasInUse(ctx.db, row.alias)) : await aliasTaken(ctx, domainId, row.alias);
+  const taken = random
+    ? domainId === 0 && (await linkNeighbours().bioAliasesTaken(ctx.db, [row.alias])).size > 0
+    : await aliasTaken(ctx.db, domainId, row.alias);
   if (taken) throw fail('alias_taken');
   try {
     return await writeLink(ctx, refs, (trx) => repo.insertLink(trx, row));
@@ -145,7 +145,7 @@ export async function addLink(ctx: AppContext, userId: number, input: LinkInput)
     : await insertWithRandomAlias(ctx, row, refs);
   // A node may have cached the address as unknown, or the campaign's rotation without this link.
   invalidateAddress(ctx, refs.domain?.host, alias);
-  if (refs.campaignId) await invalidateCampaigns(ctx, [refs.campaignId]);
+  if (refs.campaignId) await linkNeighbours().campaignsChanged(ctx, [refs.campaignId]);
   return { id, shorturl: shortUrl(ctx.config, refs.domain, alias) };
 }
 
@@ -159,7 +159,7 @@ export async function updateLink(ctx: AppContext, userId: number, id: number, in
   const domain = refs.domain === undefined ? domainOf(link) : refs.domain;
   const domainId = refs.domain === undefined ? link.domain_id : (refs.domain?.id ?? 0);
   const moved = alias !== link.alias || domainId !== link.domain_id;
-  if (moved && (await aliasTaken(ctx, domainId, alias, id))) throw fail('alias_taken');
+  if (moved && (await aliasTaken(ctx.db, domainId, alias, { link: id }))) throw fail('alias_taken');
   Object.assign(columns, refs.type, { alias, domain_id: domainId });
   if (password !== undefined) columns.password_hash = password;
   if (refs.campaignId !== undefined) columns.campaign_id = refs.campaignId;
@@ -172,7 +172,7 @@ export async function updateLink(ctx: AppContext, userId: number, id: number, in
     if (isUniqueViolation(error)) throw fail('alias_taken');
     throw error;
   }
-  if (refs.campaignId !== undefined) await invalidateCampaigns(ctx, [link.campaign_id, refs.campaignId]);
+  if (refs.campaignId !== undefined) await linkNeighbours().campaignsChanged(ctx, [link.campaign_id, refs.campaignId]);
   return { id, short: shortUrl(ctx.config, domain, alias) };
 }
 
