@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { TargetKind } from '../../db/types.js';
 import { fail } from '../../lib/errors.js';
 import { bucketOf, bucketStarts, dayRange, formatDay, formatHour, seriesRange, type SeriesRange } from './series-buckets.js';
-import * as repo from './series-repo.js';
+import * as repo from '../../clicks/series-repo.js';
 import { accountScope, owns } from './targets.js';
 
 export interface SeriesPoint {

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connect.js';
 import { channelItemIds, ownsChannel } from '../channels/access.js';
 import { statsTargets } from './ports.js';
-import type { SeriesScope } from './series-repo.js';
+import type { SeriesScope } from '../../clicks/series-repo.js';
 
 /** Whether the account owns that link, QR code, campaign or channel. */
 export function owns(db: Db, what: 'link' | 'qr' | 'campaign' | 'channel', userId: number, id: number): Promise<boolean> {

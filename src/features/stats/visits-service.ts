@@ -12,7 +12,7 @@ import { accountTargets, owns } from './targets.js';
 import { statsTargets } from './ports.js';
 import { unpack, type LoggedVisit } from '../../clicks/visit-log.js';
 import { LATEST_DEFAULT, VisitEntry as VisitEntrySchema } from './visits-schema.js';
-import * as repo from './visits-repo.js';
+import * as repo from '../../clicks/visits-repo.js';
 
 /** A visit as the API and the exports show it: labels only, no IP address or user agent. */
 export type VisitEntry = Static<typeof VisitEntrySchema>;

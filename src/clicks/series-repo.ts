@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Db } from '../../db/connect.js';
-import type { TargetKind } from '../../db/types.js';
+import type { Db } from '../db/connect.js';
+import type { TargetKind } from '../db/types.js';
 
 /** One kind of target and the subquery listing their ids. */
 export interface IdSet {

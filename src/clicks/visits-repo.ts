@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Db } from '../../db/connect.js';
-import type { TargetKind } from '../../db/types.js';
+import type { Db } from '../db/connect.js';
+import type { TargetKind } from '../db/types.js';
 
 /**
  * A visit pack as read back: one target's visits of one click batch (src/db/migrations/0007). A target's
