@@ -10,7 +10,7 @@ const SRC = resolve(import.meta.dirname, '../src');
 
 /** Which folders each layer may import from (besides itself); features are checked on their own below. */
 const ALLOWED: Record<string, string[]> = {
-  // The public cache's one owner: every writing service calls it after its write.
+  // Publishes cache keys; each entry point is called by the owner of the rows behind it (checked below).
   cache: ['lib', 'db', 'config.ts', 'context.ts'],
   lib: [],
   db: ['lib'],
@@ -190,5 +190,38 @@ describe('table ownership', () => {
     const foreign = named.flatMap(({ path, tables: used }) =>
       [...used].filter((table) => !path.startsWith(TABLE_OWNERS[table]!)).map((table) => `${path} names ${table} (owner: ${TABLE_OWNERS[table]})`));
     expect(foreign).toEqual([]);
+  });
+});
+
+/** Cache invalidation entry points → the owners whose write functions call them, so a new writer cannot forget. */
+const INVALIDATORS: Record<string, Record<string, string[]>> = {
+  'cache/public-cache.ts': {
+    invalidateAddress: ['features/links', 'features/custom-pages'],
+    invalidateRotator: ['features/campaigns'],
+    invalidateDomain: ['features/domains'],
+    invalidateQr: ['features/qr'],
+  },
+  'features/links/invalidate.ts': { '*': ['features/links'] },
+};
+
+const NAMED_IMPORT = /\b(?:import|export)\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'(\.{1,2}\/[^']+)'/g;
+
+describe('cache invalidation', () => {
+  const uses = sourceFiles(SRC).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(NAMED_IMPORT)].flatMap((m) => {
+    const from = relative(SRC, file);
+    const to = relative(SRC, resolve(dirname(file), m[2]!.replace(/\.js$/, '.ts')));
+    return m[1]!.split(',').map((name) => ({ from, to, name: name.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]! })).filter((u) => u.name);
+  }));
+
+  it('finds the invalidation calls it checks', () => {
+    expect(uses).toContainEqual({ from: 'features/qr/service.ts', to: 'cache/public-cache.ts', name: 'invalidateQr' });
+  });
+
+  it("only the owner of the rows behind a cache key imports the function that drops it", () => {
+    const wrong = uses.filter(({ from, to, name }) => {
+      const owners = INVALIDATORS[to]?.[name] ?? INVALIDATORS[to]?.['*'];
+      return owners !== undefined && from !== to && !owners.some((owner) => from.startsWith(owner));
+    });
+    expect(wrong.map(({ from, to, name }) => `${from} imports ${name} from ${to}`)).toEqual([]);
   });
 });
