@@ -12,8 +12,8 @@ import { addToChannel } from '../channels/access.js';
 import { addLinkPixels } from '../pixels/service.js';
 import { aliasesTaken } from './access.js';
 import { linkNeighbours } from './ports.js';
-import { checkAlias, linkColumns, passwordColumn } from './input.js';
-import { resolveRefs, type LinkRefs } from './refs.js';
+import { checkAlias, linkColumns, passwordColumn } from './write/input.js';
+import { resolveRefs, type LinkRefs } from './write/refs.js';
 import { insertLink, insertLinkRows } from './repo.js';
 import type { LinkInput } from './schema.js';
 

@@ -1,10 +1,10 @@
-import type { LinkUpdate } from '../../db/types.js';
-import { ALIAS_PATTERN, isReserved } from '../../lib/reserved.js';
-import { hashPassword } from '../../lib/secrets.js';
-import { parseTimestamp } from '../../lib/time.js';
-import { checkHttpUrl, optionalHttpUrl } from '../../lib/urls.js';
-import type { LinkInput } from './schema.js';
-import { fail } from '../../lib/errors.js';
+import type { LinkUpdate } from '../../../db/types.js';
+import { ALIAS_PATTERN, isReserved } from '../../../lib/reserved.js';
+import { hashPassword } from '../../../lib/secrets.js';
+import { parseTimestamp } from '../../../lib/time.js';
+import { checkHttpUrl, optionalHttpUrl } from '../../../lib/urls.js';
+import type { LinkInput } from '../schema.js';
+import { fail } from '../../../lib/errors.js';
 
 /** Field checks that need no database: each turns request values into column values. */
 

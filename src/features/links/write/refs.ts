@@ -1,12 +1,12 @@
-import type { AppContext } from '../../context.js';
-import type { DomainRow } from '../../db/types.js';
-import { resolveLinkDomain } from '../domains/service.js';
-import { ownPixelIds } from '../pixels/service.js';
+import type { AppContext } from '../../../context.js';
+import type { DomainRow } from '../../../db/types.js';
+import { resolveLinkDomain } from '../../domains/service.js';
+import { ownPixelIds } from '../../pixels/service.js';
 import { parseType } from './input.js';
-import { ownsChannel } from '../channels/access.js';
-import { linkNeighbours } from './ports.js';
-import type { LinkInput } from './schema.js';
-import { fail } from '../../lib/errors.js';
+import { ownsChannel } from '../../channels/access.js';
+import { linkNeighbours } from '../ports.js';
+import type { LinkInput } from '../schema.js';
+import { fail } from '../../../lib/errors.js';
 
 /** What a link request points at in the caller's account; undefined everywhere means "not sent". */
 export interface LinkRefs {
