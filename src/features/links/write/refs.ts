@@ -66,3 +66,24 @@ export async function resolveRefs(ctx: AppContext, userId: number, input: LinkIn
   if (!onUpdate || input.domain !== undefined) refs.domain = await resolveLinkDomain(ctx, userId, input.domain);
   return refs;
 }
+
+const MAX_CACHED_REFS = 1000;
+
+/** Each distinct combination of references is checked against the account once per import. */
+export class RefCache {
+  private readonly refs = new Map<string, Promise<LinkRefs>>();
+
+  constructor(private readonly ctx: AppContext, private readonly userId: number) {}
+
+  get(input: LinkInput): Promise<LinkRefs> {
+    const key = JSON.stringify([input.domain, input.type, input.pixels, input.campaign, input.channel]);
+    let refs = this.refs.get(key);
+    if (!refs) {
+      if (this.refs.size >= MAX_CACHED_REFS) this.refs.clear();
+      refs = resolveRefs(this.ctx, this.userId, input, false);
+      refs.catch(() => undefined); // awaited by each row that names it
+      this.refs.set(key, refs);
+    }
+    return refs;
+  }
+}
