@@ -1,15 +1,15 @@
-import type { AppContext } from '../../context.js';
-import { bodyChecker } from '../../http/validation.js';
-import { unescapeCsvCell } from '../../lib/csv-cells.js';
-import { AppError, fail } from '../../lib/errors.js';
-import { Pacer } from '../../lib/pacer.js';
-import { createLinks, type NewItem } from './write/pipeline.js';
-import { RefCache } from './write/refs.js';
+import type { AppContext } from '../../../context.js';
+import { bodyChecker } from '../../../http/validation.js';
+import { unescapeCsvCell } from '../../../lib/csv-cells.js';
+import { AppError, fail } from '../../../lib/errors.js';
+import { Pacer } from '../../../lib/pacer.js';
+import { createLinks, type NewItem } from '../write/pipeline.js';
+import { RefCache } from '../write/refs.js';
 import { normaliseHeader, type ImportRow } from './csv-format.js';
 import { headerOf, recordSlices } from './csv-slices.js';
 import { detectFormat, type ImportFormat } from './import-formats.js';
 import { MAX_REPORTED_ERRORS } from './import-schema.js';
-import { LinkBody, type LinkInput } from './schema.js';
+import { LinkBody, type LinkInput } from '../schema.js';
 
 /** Rows created per transaction; the import gives the event loop its turns within and between chunks (lib/pacer.ts). */
 export const IMPORT_CHUNK = 1000;
