@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../context.js';
-import type { DomainRow } from '../../../db/types.js';
+import type { DomainRow, LinkTypeColumns } from '../../../db/types.js';
 import { resolveLinkDomain } from '../../domains/service.js';
 import { ownPixelIds } from '../../pixels/service.js';
 import { parseType } from './input.js';
@@ -12,7 +12,7 @@ import { fail } from '../../../lib/errors.js';
 export interface LinkRefs {
   /** null: the default domain. */
   domain?: DomainRow | null;
-  type?: { type: string; splash_id: number | null; overlay_id: number | null };
+  type?: LinkTypeColumns;
   pixels?: number[];
   campaignId?: number | null;
   channelId?: number;
