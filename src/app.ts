@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { sql } from 'kysely';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import type { AppContext } from './context.js';
+import { composeFeatures } from './compose.js';
 import { accountRoutes } from './features/account/routes.js';
 import { accountByApiKey } from './features/account/keys/service.js';
 import { apiKeyRoutes } from './features/account/keys/routes.js';
@@ -58,6 +59,7 @@ export interface AppOptions {
 
 /** Builds the Redirectory HTTP app on a context; never listens (server.ts and the tests do). */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<App> {
+  composeFeatures();
   // One link cache for the lean front (made with the server, before any plugin) and the redirect routes.
   const resolver = new Resolver(ctx);
   const app: App = Fastify({

@@ -10,7 +10,7 @@ const SRC = resolve(import.meta.dirname, '../src');
 
 /** Which folders each layer may import from (besides itself); features are checked on their own below. */
 const ALLOWED: Record<string, string[]> = {
-  // The public cache's one owner: every writing service calls it after its write.
+  // Publishes cache keys; each entry point is called by the owner of the rows behind it (checked below).
   cache: ['lib', 'db', 'config.ts', 'context.ts'],
   lib: [],
   // What does I/O or holds process state below the app: Redis, invalidation transports, readiness, geo, logging.
@@ -89,5 +89,143 @@ describe('import direction', () => {
       return a && b && a !== b && /(^|[-/])repo\.ts$/.test(to);
     });
     expect(show(wrong)).toEqual([]);
+  });
+});
+
+/**
+ * One owner per table (docs/decisions/0002-table-ownership.md): only a table's owning module names it in
+ * SQL, Kysely's builder calls or raw `sql` text alike; the others call functions the owner exports.
+ */
+/** Table → owning module (a folder or file under src/). */
+const TABLE_OWNERS: Record<string, string> = {
+  users: 'features/account',
+  api_keys: 'features/account',
+  account_activity: 'features/account',
+  sessions: 'features/session',
+  settings: 'db/settings.ts',
+  domains: 'features/domains',
+  links: 'features/links',
+  import_jobs: 'features/links',
+  pixels: 'features/pixels',
+  link_pixels: 'features/pixels',
+  campaigns: 'features/campaigns',
+  channels: 'features/channels',
+  channel_items: 'features/channels',
+  splash_pages: 'features/custom-pages',
+  overlays: 'features/custom-pages',
+  bio_pages: 'features/custom-pages',
+  qr_codes: 'features/qr',
+  click_stats: 'clicks',
+  click_summaries: 'clicks',
+  click_uniques: 'clicks',
+  deleted_targets: 'clicks',
+  click_hours: 'clicks',
+  click_days: 'clicks',
+  account_hours: 'clicks',
+  account_days: 'clicks',
+  visit_packs: 'clicks',
+};
+
+/** The schema's history names every table; it is no owner's. */
+const EXEMPT = ['db/migrations/'];
+
+/** The tables of the `Database` interface in src/db/types.ts. */
+function databaseTables(): string[] {
+  const text = readFileSync(join(SRC, 'db/types.ts'), 'utf8');
+  const body = /export interface Database \{([^}]*)\}/.exec(text)?.[1] ?? '';
+  return [...body.matchAll(/^\s*(\w+)\s*:/gm)].map((m) => m[1]!);
+}
+
+const stripComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+
+/** Index just past the template literal that starts before `at` (nested `${…}` and templates included). */
+function templateEnd(text: string, at: number): number {
+  let depth = 0;
+  for (let i = at; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') i++;
+    else if (depth === 0 && c === '`') return i;
+    else if (c === '$' && text[i + 1] === '{') { depth++; i++; }
+    else if (depth > 0 && c === '{') depth++;
+    else if (depth > 0 && c === '}') depth--;
+    else if (depth > 0 && c === '`') i = templateEnd(text, i + 1);
+  }
+  return text.length;
+}
+
+const BUILDER = /\b(?:selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin|crossJoin|table)\(\s*'(\w+)/g;
+const RAW_TAG = /\bsql(?:<[^>`]*>)?`/g;
+const RAW_TABLE = /\b(?:from|join|into|update)\s+"?(\w+)"?/gi;
+
+/** Every table the file's SQL names: builder calls with a literal table, and table words of raw `sql` text. */
+function tablesNamed(source: string, tables: Set<string>): Set<string> {
+  const text = stripComments(source);
+  const named = new Set<string>();
+  for (const m of text.matchAll(BUILDER)) if (tables.has(m[1]!)) named.add(m[1]!);
+  for (const m of text.matchAll(RAW_TAG)) {
+    const start = m.index + m[0].length;
+    for (const t of text.slice(start, templateEnd(text, start)).matchAll(RAW_TABLE)) {
+      if (tables.has(t[1]!.toLowerCase())) named.add(t[1]!.toLowerCase());
+    }
+  }
+  return named;
+}
+
+const tables = new Set(Object.keys(TABLE_OWNERS));
+const named = sourceFiles(SRC)
+  .map((file) => relative(SRC, file))
+  .filter((path) => !EXEMPT.some((prefix) => path.startsWith(prefix)))
+  .map((path) => ({ path, tables: tablesNamed(readFileSync(join(SRC, path), 'utf8'), tables) }));
+
+describe('table ownership', () => {
+  it('every table of the database types has exactly one owner', () => {
+    expect(Object.keys(TABLE_OWNERS).sort()).toEqual(databaseTables().sort());
+  });
+
+  it('reads the SQL it checks', () => {
+    const found = (path: string) => [...named.find((n) => n.path === path)!.tables].sort();
+    expect(found('features/links/repo.ts')).toContain('links');
+    expect(found('clicks/series-repo.ts')).toEqual(expect.arrayContaining(['account_days', 'click_hours', 'click_summaries']));
+    expect(tablesNamed("db.selectFrom('links').leftJoin('domains as d', 'x', 'y')", tables)).toEqual(new Set(['links', 'domains']));
+    expect(tablesNamed('sql`select 1 from ${sql`(select id from qr_codes)`} join links on x`', tables)).toEqual(new Set(['qr_codes', 'links']));
+  });
+
+  it('a module names only the tables it owns', () => {
+    const foreign = named.flatMap(({ path, tables: used }) =>
+      [...used].filter((table) => !path.startsWith(TABLE_OWNERS[table]!)).map((table) => `${path} names ${table} (owner: ${TABLE_OWNERS[table]})`));
+    expect(foreign).toEqual([]);
+  });
+});
+
+/** Cache invalidation entry points → the owners whose write functions call them, so a new writer cannot forget. */
+const INVALIDATORS: Record<string, Record<string, string[]>> = {
+  'cache/public-cache.ts': {
+    invalidateAddress: ['features/links', 'features/custom-pages'],
+    invalidateRotator: ['features/campaigns'],
+    invalidateDomain: ['features/domains'],
+    invalidateQr: ['features/qr'],
+  },
+  'features/links/invalidate.ts': { '*': ['features/links'] },
+};
+
+const NAMED_IMPORT = /\b(?:import|export)\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'(\.{1,2}\/[^']+)'/g;
+
+describe('cache invalidation', () => {
+  const uses = sourceFiles(SRC).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(NAMED_IMPORT)].flatMap((m) => {
+    const from = relative(SRC, file);
+    const to = relative(SRC, resolve(dirname(file), m[2]!.replace(/\.js$/, '.ts')));
+    return m[1]!.split(',').map((name) => ({ from, to, name: name.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]! })).filter((u) => u.name);
+  }));
+
+  it('finds the invalidation calls it checks', () => {
+    expect(uses).toContainEqual({ from: 'features/qr/service.ts', to: 'cache/public-cache.ts', name: 'invalidateQr' });
+  });
+
+  it("only the owner of the rows behind a cache key imports the function that drops it", () => {
+    const wrong = uses.filter(({ from, to, name }) => {
+      const owners = INVALIDATORS[to]?.[name] ?? INVALIDATORS[to]?.['*'];
+      return owners !== undefined && from !== to && !owners.some((owner) => from.startsWith(owner));
+    });
+    expect(wrong.map(({ from, to, name }) => `${from} imports ${name} from ${to}`)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import vm from 'node:vm';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertLinks } from '../src/features/links/bulk-insert.js';
+import { createLinks as insertLinks } from '../src/features/links/write/pipeline.js';
 import { csvRecords, exportedLinks } from './helpers/csv.js';
 import { startServer, type TestServer } from './helpers/server.js';
 

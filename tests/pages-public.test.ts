@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invalidateLinks } from '../src/cache/public-cache.js';
+import { invalidateLinks } from '../src/features/links/invalidate.js';
 import { startServer, type Reply, type TestServer } from './helpers/server.js';
 
 let server: TestServer;

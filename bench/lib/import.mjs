@@ -26,7 +26,7 @@ async function measure(count) {
   const { loadConfig } = await import('../../dist/config.js');
   const { createContext } = await import('../../dist/context.js');
   const { createUser } = await import('../../dist/features/account/service.js');
-  const { importCsv } = await import('../../dist/features/links/import-service.js');
+  const { importCsv } = await import('../../dist/features/links/transfer/import-service.js');
   const dir = mkdtempSync(join(tmpdir(), 'redirectory-import-'));
   const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'import.db')}`, BASE_URL: 'http://bench.test', LOG_LEVEL: 'silent' });
   const ctx = await createContext(config, pino({ level: 'silent' }));

@@ -1,53 +1,18 @@
 import type { AppContext } from '../context.js';
 import { cacheKeys } from '../lib/cache-keys.js';
-import { campaignSlugs, linkAddresses } from './repo.js';
 
 /**
- * The one owner of public-cache invalidation: every service that changes what the public side serves
- * calls one of these after its write, and every node drops its copy of the keys published here.
+ * Publishes public-cache keys to every node. Each entry point is called by the owner of the rows behind
+ * it, from its own write functions (tests/architecture.test.ts checks who imports which), so a new
+ * writer cannot forget; the links' keys, which need their addresses read, are links/invalidate.ts.
  */
-
-/** The public cache keys (host/alias) the given links are served under right now. */
-async function linkCacheKeys(ctx: AppContext, linkIds: number[]): Promise<string[]> {
-  const rows = await linkAddresses(ctx.db, linkIds);
-  return rows.map((row) => cacheKeys.link(row.host ?? ctx.config.DEFAULT_HOST, row.alias));
-}
-
-/**
- * Any write that changes what a short link serves (the link itself, its domain, pixels, splash or
- * overlay page, campaign) calls this with the affected link ids.
- */
-export async function invalidateLinks(ctx: AppContext, linkIds: number[]): Promise<void> {
-  for (const key of await linkCacheKeys(ctx, linkIds)) ctx.invalidation.publish(key);
-}
-
-/**
- * For writes that may move or remove a link's public address: the keys from before the write are
- * published after it too, so no node can re-cache the old address between the publish and the commit.
- */
-export async function invalidateLinksAround<T>(ctx: AppContext, linkIds: number[], write: () => Promise<T>): Promise<T> {
-  const before = await linkCacheKeys(ctx, linkIds);
-  for (const key of before) ctx.invalidation.publish(key);
-  const result = await write();
-  const after = await linkCacheKeys(ctx, linkIds);
-  for (const key of new Set([...before, ...after])) ctx.invalidation.publish(key);
-  return result;
-}
 
 /** An alias on a host that may have had no link yet (a cached "no such alias" must go too). */
 export function invalidateAddress(ctx: AppContext, host: string | null | undefined, alias: string): void {
   ctx.invalidation.publish(cacheKeys.link(host ?? ctx.config.DEFAULT_HOST, alias));
 }
 
-/**
- * Rotators reload their link lists: any write that adds a link to a campaign or takes one out calls
- * this with the old and new campaign ids (null and 0 are ignored).
- */
-export async function invalidateCampaigns(ctx: AppContext, campaignIds: Array<number | null | undefined>): Promise<void> {
-  const ids = [...new Set(campaignIds.filter((id): id is number => typeof id === 'number' && id > 0))];
-  for (const slug of await campaignSlugs(ctx.db, ids)) invalidateRotator(ctx, slug);
-}
-
+/** A campaign's rotator reloads its link list. */
 export function invalidateRotator(ctx: AppContext, slug: string): void {
   ctx.invalidation.publish(cacheKeys.campaignRotator(slug));
 }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { AppContext } from '../context.js';
 import { userIdByEmail } from '../features/account/service.js';
-import { importCsv, type ImportSummary } from '../features/links/import-service.js';
+import { importCsv, type ImportSummary } from '../features/links/transfer/import-service.js';
 import { fail } from '../lib/errors.js';
 import { CLI_ACTOR } from '../http/actor.js';
 import { recordActivity } from '../features/account/activity/service.js';

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { destination, pino } from 'pino';
 import { loadConfig } from '../config.js';
 import { openContext } from '../context.js';
+import { composeFeatures } from '../compose.js';
 import { createUser, deleteUserByEmail, listUsers, rotateKey, setPassword } from '../features/account/service.js';
 import { endAllSessions } from '../features/session/service.js';
 import { fail } from '../lib/errors.js';
@@ -46,6 +47,7 @@ async function run(argv: string[]): Promise<number> {
   if (values.help || !name) return usage(values.help ? 0 : 2);
   const config = loadConfig();
   // The CLI's stdout is for its JSON answer only; logs go to stderr and only when something is wrong.
+  composeFeatures();
   // No background work (roll-up, prunes): a command ends long before their first pass.
   const ctx = await openContext(config, pino({ level: 'warn' }, destination(2)));
   const need = (v: string | undefined, flag: string) => {

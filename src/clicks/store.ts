@@ -1,14 +1,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { subtractFromAccount } from './account-store.js';
 import { isPostgres } from '../db/dialect.js';
 import type { ClickHoursTable, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind, VisitPacksTable } from '../db/types.js';
 import type { Packer } from './visit-log.js';
 import { nowTimestamp } from '../lib/time.js';
-
-/** Where each kind of target lives. */
-const TARGETS = { link: 'links', qr: 'qr_codes' } as const;
 
 // SQLite refuses statements with more than 32766 bound values (PostgreSQL 65535). Chunks stay far
 // smaller: better-sqlite3 runs synchronously, and between chunks the event loop serves requests.
@@ -22,9 +19,6 @@ async function eachChunk<T extends object>(rows: T[], write: (chunk: T[]) => Pro
     await write(rows.slice(i, i + size));
   }
 }
-
-// The table and column names vary by kind; they come from TARGETS, never from input.
-const loose = (db: Db) => db as unknown as Kysely<any>;
 
 /** Advisory lock class of click batches against deletes ('RDIC'); the second key is the schema. */
 const CLICK_LOCK_CLASS = 0x52444943;
@@ -175,10 +169,9 @@ export function clickCount(kind: TargetKind, idColumn: 'links.id' | 'qr_codes.id
   return sql<number>`coalesce((select clicks from click_summaries where target_kind = ${kind} and target_id = ${sql.ref(idColumn)}), 0)`;
 }
 
-/** Ids of the account's links or QR codes, for forgetting them with the account. */
-export async function targetIdsOf(db: Db, kind: TargetKind, userId: number): Promise<number[]> {
-  const rows = await loose(db).selectFrom(TARGETS[kind]).select('id').where('user_id', '=', userId).execute();
-  return rows.map((row) => Number(row.id));
+/** A target's unique visitors (0 when none) as a correlated subquery, like clickCount. */
+export function uniqueCount(kind: TargetKind, idColumn: 'links.id' | 'qr_codes.id') {
+  return sql<number>`coalesce((select uniques from click_summaries where target_kind = ${kind} and target_id = ${sql.ref(idColumn)}), 0)`;
 }
 
 /**

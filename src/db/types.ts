@@ -33,6 +33,10 @@ export interface DomainsTable {
   created_at: string;
 }
 
+/** How a link redirects: the one list of link types, which input checks, exports and the redirect derive from. */
+export const LINK_TYPES = ['direct', 'frame', 'splash', 'overlay'] as const;
+export type LinkType = (typeof LINK_TYPES)[number];
+
 export interface LinksTable {
   id: Generated<number>;
   user_id: number;
@@ -42,7 +46,7 @@ export interface LinksTable {
   long_url: string;
   title: Generated<string>;
   description: Generated<string>;
-  /** direct | frame | splash | overlay; splash_id / overlay_id name the custom page. */
+  /** A LinkType (text, so an unknown value read back falls back to direct); splash_id / overlay_id name the custom page. */
   type: Generated<string>;
   splash_id: number | null;
   overlay_id: number | null;
@@ -339,6 +343,8 @@ export type DomainRow = Selectable<DomainsTable>;
 export type LinkRow = Selectable<LinksTable>;
 export type NewLink = Insertable<LinksTable>;
 export type LinkUpdate = Updateable<LinksTable>;
+/** The columns a link's type sets together. */
+export type LinkTypeColumns = Pick<LinkRow, 'splash_id' | 'overlay_id'> & { type: LinkType };
 export type PixelRow = Selectable<PixelsTable>;
 export type CampaignRow = Selectable<CampaignsTable>;
 export type ChannelRow = Selectable<ChannelsTable>;

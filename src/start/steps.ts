@@ -12,6 +12,7 @@ import { closeRedis, connectRedis } from '../infra/redis.js';
 import { RedisInvalidation } from '../infra/redis-invalidation.js';
 import { WorkerInvalidation } from '../infra/worker-invalidation.js';
 import { randomToken } from '../lib/secrets.js';
+import { insertSettingIfAbsent, readSetting } from '../db/settings.js';
 import type { Lifetime } from './lifetime.js';
 
 /**
@@ -35,10 +36,8 @@ export async function migrate(handle: DbHandle): Promise<void> {
 /** Step 3: one secret per installation, made on first start; insert-if-absent so racing nodes agree. SECRET overrides it. */
 export async function loadSecret(config: Config, db: Db): Promise<string> {
   if (config.SECRET) return config.SECRET;
-  await db.insertInto('settings').values({ key: 'secret', value: randomToken(32) })
-    .onConflict((oc) => oc.column('key').doNothing()).execute();
-  const row = await db.selectFrom('settings').select('value').where('key', '=', 'secret').executeTakeFirstOrThrow();
-  return row.value;
+  await insertSettingIfAbsent(db, 'secret', randomToken(32));
+  return (await readSetting(db, 'secret'))!;
 }
 
 export interface Services {

@@ -1,11 +1,12 @@
 import type { Db } from '../../db/connect.js';
 import { isUniqueViolation } from '../../db/dialect.js';
+import { insertSettingIfAbsent, readSetting } from '../../db/settings.js';
 import type { UserRow } from '../../db/types.js';
 import { forgetAccountSeries } from '../../clicks/account-store.js';
-import { forgetTargets, targetIdsOf } from '../../clicks/store.js';
 import { emailKey } from '../../lib/email-key.js';
 import { randomToken } from '../../lib/secrets.js';
 import { defaultKeyRow, insertKey } from './keys/repo.js';
+import { accountDeletion } from './ports.js';
 
 /** The settings row that says an account was ever made (migration 0012); the first-account setup ends with it. */
 const EXISTED_KEY = 'account_existed';
@@ -53,15 +54,14 @@ export async function claimEmailKey(db: Db, id: number, key: string): Promise<bo
 
 /** Whether an account was ever made here: the settings row, or (for rows written past the services) any account. */
 export async function accountExisted(db: Db): Promise<boolean> {
-  if (await db.selectFrom('settings').select('key').where('key', '=', EXISTED_KEY).executeTakeFirst()) return true;
+  if ((await readSetting(db, EXISTED_KEY)) !== null) return true;
   if (!(await db.selectFrom('users').select('id').limit(1).executeTakeFirst())) return false;
   await markAccountExisted(db);
   return true;
 }
 
 async function markAccountExisted(db: Db): Promise<void> {
-  await db.insertInto('settings').values({ key: EXISTED_KEY, value: new Date().toISOString() })
-    .onConflict((oc) => oc.column('key').doNothing()).execute();
+  await insertSettingIfAbsent(db, EXISTED_KEY, new Date().toISOString());
 }
 
 export function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
@@ -111,7 +111,7 @@ export function listUsers(db: Db) {
 /** Deletes the account; its rows go by cascade, the statistics of its links and QR codes with them. */
 export async function deleteUser(db: Db, id: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (const kind of ['link', 'qr'] as const) await forgetTargets(trx, kind, await targetIdsOf(trx, kind, id), null);
+    for (const forget of accountDeletion()) await forget(trx, id);
     await forgetAccountSeries(trx, id);
     await trx.deleteFrom('users').where('id', '=', id).execute();
   });

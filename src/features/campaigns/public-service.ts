@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { shortUrl } from '../../lib/short-url.js';
-import { findCampaignById, campaignLinks } from './repo.js';
+import { campaignLinks } from '../links/access.js';
+import { findCampaignById } from './repo.js';
 import { MAX_ROTATOR_LINKS } from './rotator.js';
 import { listTail } from './service.js';
 

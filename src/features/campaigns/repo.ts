@@ -1,12 +1,13 @@
 import type { Db } from '../../db/connect.js';
 import type { Page } from '../../lib/pagination.js';
+import { usernameOf } from '../account/access.js';
 
-const CAMPAIGN_COLUMNS = ['campaigns.id', 'campaigns.name', 'campaigns.slug', 'campaigns.public', 'users.username'] as const;
+const CAMPAIGN_COLUMNS = ['campaigns.id', 'campaigns.name', 'campaigns.slug', 'campaigns.public'] as const;
 
 export type CampaignWithOwner = { id: number; name: string; slug: string | null; public: number; username: string };
 
 function withOwner(db: Db) {
-  return db.selectFrom('campaigns').innerJoin('users', 'users.id', 'campaigns.user_id').select(CAMPAIGN_COLUMNS);
+  return db.selectFrom('campaigns').select(CAMPAIGN_COLUMNS).select(usernameOf('campaigns.user_id').as('username'));
 }
 
 export function findCampaign(db: Db, userId: number, id: number): Promise<CampaignWithOwner | undefined> {
@@ -58,49 +59,22 @@ export async function updateCampaign(db: Db, id: number, changes: { name: string
   await db.updateTable('campaigns').set(changes).where('id', '=', id).execute();
 }
 
-/** Links leave the campaign (they are kept) before it goes, in one transaction. Returns their ids. */
-export function deleteCampaign(db: Db, id: number): Promise<number[]> {
-  return db.transaction().execute(async (trx) => {
-    const links = await trx.selectFrom('links').select('id').where('campaign_id', '=', id).execute();
-    await trx.updateTable('links').set({ campaign_id: null }).where('campaign_id', '=', id).execute();
-    await trx.deleteFrom('campaigns').where('id', '=', id).execute();
-    return links.map((l) => l.id);
-  });
-}
-
-/** The caller's link, for the assign check; campaign_id tells which rotator loses it. */
-export function findOwnLink(db: Db, userId: number, linkId: number) {
-  return db.selectFrom('links').select(['id', 'campaign_id']).where('id', '=', linkId).where('user_id', '=', userId).executeTakeFirst();
-}
-
-export async function setLinkCampaign(db: Db, linkId: number, campaignId: number): Promise<void> {
-  await db.updateTable('links').set({ campaign_id: campaignId }).where('id', '=', linkId).execute();
+/** Deletes the campaign row; takes the links' owner's transaction (links leave it there first). */
+export async function deleteCampaign(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('campaigns').where('id', '=', id).execute();
 }
 
 export function findCampaignIdBySlug(db: Db, slug: string) {
   return db.selectFrom('campaigns').select('id').where('slug', '=', slug).executeTakeFirst();
 }
 
-export interface CampaignLinkRow {
-  id: number;
-  user_id: number;
-  alias: string;
-  title: string;
-  meta_title: string;
-  long_url: string;
-  password_hash: string | null;
-  expiry: string | null;
-  scheme: string | null;
-  host: string | null;
+export async function ownsCampaign(db: Db, userId: number, id: number): Promise<boolean> {
+  return (await db.selectFrom('campaigns').select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()) !== undefined;
 }
 
-/** The campaign's links in a stable order, with their domain for short URLs and cache keys. */
-export function campaignLinks(db: Db, campaignId: number, limit: number): Promise<CampaignLinkRow[]> {
-  return db.selectFrom('links')
-    .leftJoin('domains', 'domains.id', 'links.domain_id')
-    .select(['links.id', 'links.user_id', 'links.alias', 'links.title', 'links.meta_title', 'links.long_url', 'links.password_hash', 'links.expiry', 'domains.scheme', 'domains.host'])
-    .where('links.campaign_id', '=', campaignId)
-    .orderBy('links.id')
-    .limit(limit)
-    .execute();
+/** The rotator slugs of the given campaigns (campaigns without one are left out). */
+export async function campaignSlugs(db: Db, campaignIds: number[]): Promise<string[]> {
+  if (campaignIds.length === 0) return [];
+  const rows = await db.selectFrom('campaigns').select('slug').where('id', 'in', campaignIds).where('slug', 'is not', null).execute();
+  return rows.map((r) => r.slug!);
 }

@@ -4,7 +4,8 @@ import { cacheKeys } from '../../lib/cache-keys.js';
 import { parseTimestamp } from '../../lib/time.js';
 import { shortUrl } from '../../lib/short-url.js';
 import { httpHref } from '../../lib/urls.js';
-import { campaignLinks, findCampaignIdBySlug, type CampaignLinkRow } from './repo.js';
+import { campaignLinks, type CampaignLinkRow } from '../links/access.js';
+import { findCampaignIdBySlug } from './repo.js';
 
 /** The most links one rotator spreads over, and the most campaigns held in memory. */
 export const MAX_ROTATOR_LINKS = 1000;

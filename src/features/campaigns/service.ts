@@ -4,7 +4,8 @@ import { isUniqueViolation } from '../../db/dialect.js';
 import { fail } from '../../lib/errors.js';
 import { listData, type Page } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
-import { invalidateCampaigns, invalidateLinks, invalidateRotator } from '../../cache/public-cache.js';
+import { invalidateRotator } from '../../cache/public-cache.js';
+import { leaveCampaign, moveLinkToCampaign } from '../links/access.js';
 import * as repo from './repo.js';
 import type { CampaignWithOwner } from './repo.js';
 import type { Static } from 'typebox';
@@ -114,16 +115,22 @@ export async function updateCampaign(
 
 export async function assignLink(ctx: AppContext, userId: number, campaignId: number, linkId: number): Promise<void> {
   const campaign = await ownCampaign(ctx, userId, campaignId);
-  const link = await repo.findOwnLink(ctx.db, userId, linkId);
-  if (!link) throw fail('not_found', 'Link');
-  await repo.setLinkCampaign(ctx.db, linkId, campaign.id);
-  await invalidateCampaigns(ctx, [campaign.id, link.campaign_id]);
-  await invalidateLinks(ctx, [linkId]);
+  const previous = await moveLinkToCampaign(ctx, userId, linkId, campaign.id);
+  if (previous === undefined) throw fail('not_found', 'Link');
+  await invalidateCampaigns(ctx, [campaign.id, previous]);
 }
 
 export async function deleteCampaign(ctx: AppContext, userId: number, id: number): Promise<void> {
   const campaign = await ownCampaign(ctx, userId, id);
-  const linkIds = await repo.deleteCampaign(ctx.db, id);
+  await leaveCampaign(ctx, id, (trx) => repo.deleteCampaign(trx, id));
   if (campaign.slug) invalidateRotator(ctx, campaign.slug);
-  await invalidateLinks(ctx, linkIds);
+}
+
+/**
+ * Rotators reload their link lists: any write that adds a link to a campaign or takes one out calls
+ * this with the old and new campaign ids (null and 0 are ignored).
+ */
+export async function invalidateCampaigns(ctx: AppContext, campaignIds: Array<number | null | undefined>): Promise<void> {
+  const ids = [...new Set(campaignIds.filter((id): id is number => typeof id === 'number' && id > 0))];
+  for (const slug of await repo.campaignSlugs(ctx.db, ids)) invalidateRotator(ctx, slug);
 }

@@ -1,7 +1,10 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Page } from '../../lib/pagination.js';
 
-export type ItemType = 'links' | 'bio' | 'qr';
+import type { ItemType } from './ports.js';
+
+export type { ItemType };
 
 export interface ChannelFields {
   name: string;
@@ -51,13 +54,6 @@ export async function deleteChannel(db: Db, id: number): Promise<void> {
   });
 }
 
-/** Whether the caller owns the item; the three tables are named here only. */
-export async function ownsItem(db: Db, userId: number, type: ItemType, id: number): Promise<boolean> {
-  const table = type === 'links' ? 'links' : type === 'bio' ? 'bio_pages' : 'qr_codes';
-  const row = await db.selectFrom(table).select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Assigning twice keeps the first row (and its date): idempotent. */
 export async function assignItem(db: Db, channelId: number, type: ItemType, itemId: number, createdAt: string): Promise<void> {
   await db.insertInto('channel_items').values({ channel_id: channelId, item_type: type, item_id: itemId, created_at: createdAt })
@@ -67,4 +63,18 @@ export async function assignItem(db: Db, channelId: number, type: ItemType, item
 /** Removing an item that is not in the channel changes nothing, like assigning twice. */
 export async function unassignItem(db: Db, channelId: number, type: ItemType, itemId: number): Promise<void> {
   await db.deleteFrom('channel_items').where('channel_id', '=', channelId).where('item_type', '=', type).where('item_id', '=', itemId).execute();
+}
+
+/** The item's rows in every channel, when its owner deletes it; takes the owner's transaction. */
+export async function forgetItem(db: Db, type: ItemType, itemId: number): Promise<void> {
+  await db.deleteFrom('channel_items').where('item_type', '=', type).where('item_id', '=', itemId).execute();
+}
+
+/** The channel's item ids of one type as a subquery, for lists and series narrowed to a channel. */
+export function channelItemIds(channelId: number, type: ItemType) {
+  return sql<number>`(select item_id from channel_items where channel_id = ${channelId} and item_type = ${type})`;
+}
+
+export async function ownsChannel(db: Db, userId: number, id: number): Promise<boolean> {
+  return (await db.selectFrom('channels').select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()) !== undefined;
 }

@@ -4,6 +4,7 @@ import { fail } from '../../lib/errors.js';
 import { listData, type Page } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
 import { channelItems } from './items.js';
+import { itemSources } from './ports.js';
 import * as repo from './repo.js';
 import type { ChannelFields, ItemType } from './repo.js';
 import type { Static } from 'typebox';
@@ -89,7 +90,7 @@ export async function deleteChannel(ctx: AppContext, userId: number, id: number)
 async function ownPair(ctx: AppContext, userId: number, channelId: number, type: string, itemId: number): Promise<ItemType> {
   if (!ITEM_TYPES.includes(type)) throw fail('item_type_invalid');
   await ownChannel(ctx, userId, channelId);
-  if (!(await repo.ownsItem(ctx.db, userId, type as ItemType, itemId))) throw fail('not_found', ITEM_NAMES[type as ItemType]);
+  if (!(await itemSources()[type as ItemType].owns(ctx.db, userId, itemId))) throw fail('not_found', ITEM_NAMES[type as ItemType]);
   return type as ItemType;
 }
 

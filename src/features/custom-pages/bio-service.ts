@@ -7,6 +7,7 @@ import { listData, type Page } from '../../lib/pagination.js';
 import { ALIAS_PATTERN, isReserved } from '../../lib/reserved.js';
 import { nowTimestamp } from '../../lib/time.js';
 import { checkHttpUrl, optionalHttpUrl } from '../../lib/urls.js';
+import { aliasTaken } from '../links/access.js';
 import * as repo from './repo.js';
 import type { BioFields } from './repo.js';
 import { checkName, defined } from './service.js';
@@ -72,7 +73,7 @@ function bioChanges(input: BioInput): Partial<BioFields> {
 
 /** Checks the alias is free, runs the write, maps a lost race to the same 409, then drops cached copies of the addresses. */
 async function saving<T>(ctx: AppContext, aliases: { next?: string; old?: string; exceptId?: number }, write: () => Promise<T>): Promise<T> {
-  if (aliases.next && aliases.next !== aliases.old && (await repo.aliasTaken(ctx.db, aliases.next, aliases.exceptId))) throw fail('alias_taken');
+  if (aliases.next && aliases.next !== aliases.old && (await aliasTaken(ctx.db, 0, aliases.next, { bio: aliases.exceptId }))) throw fail('alias_taken');
   let result: T;
   try {
     result = await write();

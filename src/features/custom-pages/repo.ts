@@ -1,6 +1,8 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { BioRow, OverlayRow, SplashRow } from '../../db/types.js';
 import type { Page } from '../../lib/pagination.js';
+import { forgetItem } from '../channels/access.js';
 
 export type PageTable = 'splash_pages' | 'overlays' | 'bio_pages';
 type Owned<T> = Omit<T, 'id' | 'user_id' | 'created_at'>;
@@ -72,32 +74,14 @@ export async function updateBio(db: Db, id: number, changes: Partial<BioFields>)
   if (Object.keys(changes).length > 0) await db.updateTable('bio_pages').set(changes).where('id', '=', id).execute();
 }
 
-/** How links point at a splash page or an overlay: the id column and the link type that uses it. */
-export const LINK_USE = {
-  splash_pages: { column: 'splash_id', type: 'splash' },
-  overlays: { column: 'overlay_id', type: 'overlay' },
-} as const;
-
-export async function linksUsing(db: Db, table: keyof typeof LINK_USE, id: number): Promise<number[]> {
-  const rows = await db.selectFrom('links').select('id').where(LINK_USE[table].column, '=', id).execute();
-  return rows.map((r) => r.id);
-}
-
-/** Links using the page fall back to direct redirects in the same transaction, so none breaks. Returns their ids. */
-export function deleteUsedPage(db: Db, table: keyof typeof LINK_USE, id: number): Promise<number[]> {
-  const { column, type } = LINK_USE[table];
-  return db.transaction().execute(async (trx) => {
-    const ids = await linksUsing(trx, table, id);
-    await trx.updateTable('links').set({ type: 'direct' }).where(column, '=', id).where('type', '=', type).execute();
-    await trx.updateTable('links').set({ [column]: null }).where(column, '=', id).execute();
-    await trx.deleteFrom(table).where('id', '=', id).execute();
-    return ids;
-  });
+/** Deletes a splash page or an overlay; takes the links' owner's transaction (its links are detached there first). */
+export async function deletePageRow(db: Db, table: 'splash_pages' | 'overlays', id: number): Promise<void> {
+  await db.deleteFrom(table).where('id', '=', id).execute();
 }
 
 export async function deleteBio(db: Db, id: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('channel_items').where('item_type', '=', 'bio').where('item_id', '=', id).execute();
+    await forgetItem(trx, 'bio', id);
     await trx.deleteFrom('bio_pages').where('id', '=', id).execute();
   });
 }
@@ -119,11 +103,22 @@ export function findOwnBioRow(db: Db, userId: number, id: number): Promise<BioRo
   return db.selectFrom('bio_pages').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
 }
 
-/** Bio pages live on the default domain, so their alias must be free among its links too. */
-export async function aliasTaken(db: Db, alias: string, exceptBioId = 0): Promise<boolean> {
-  const [bio, link] = await Promise.all([
-    db.selectFrom('bio_pages').select('id').where('alias', '=', alias).where('id', '!=', exceptBioId).executeTakeFirst(),
-    db.selectFrom('links').select('id').where('domain_id', '=', 0).where('alias', '=', alias).executeTakeFirst(),
-  ]);
-  return bio !== undefined || link !== undefined;
+/** Which of the aliases bio pages hold (all but bio page `exceptId`). */
+export async function bioAliasesTaken(db: Db, aliases: string[], exceptId = 0): Promise<Set<string>> {
+  const taken = new Set<string>();
+  for (let at = 0; at < aliases.length; at += 500) {
+    const rows = await db.selectFrom('bio_pages').select('alias').where('alias', 'in', aliases.slice(at, at + 500)).where('id', '!=', exceptId).execute();
+    for (const row of rows) taken.add(row.alias);
+  }
+  return taken;
+}
+
+/** True while the bio page at `idColumn` exists and is the account's, for another owner's query. */
+export function bioAlive(idColumn: string, userId: number): Expression<SqlBool> {
+  return sql<SqlBool>`exists (select bio_pages.id from bio_pages where bio_pages.id = ${sql.ref(idColumn)} and bio_pages.user_id = ${userId})`;
+}
+
+export function biosByIds(db: Db, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('bio_pages').select(['id', 'alias', 'name', 'created_at']).where('id', 'in', ids).execute();
 }

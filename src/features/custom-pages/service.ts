@@ -3,7 +3,7 @@ import { fail } from '../../lib/errors.js';
 import { listData, type Page } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
 import { optionalHttpUrl } from '../../lib/urls.js';
-import { invalidateLinks } from '../../cache/public-cache.js';
+import { detachPage, pageChanged } from '../links/access.js';
 import * as repo from './repo.js';
 import type { OverlayFields, SplashFields } from './repo.js';
 import type { Static } from 'typebox';
@@ -107,16 +107,16 @@ async function ownPage(ctx: AppContext, kind: Kind, userId: number, id: number):
 export async function updateSplash(ctx: AppContext, userId: number, id: number, input: SplashInput): Promise<void> {
   await ownPage(ctx, 'splash', userId, id);
   await repo.updateSplash(ctx.db, id, splashChanges(input));
-  await invalidateLinks(ctx, await repo.linksUsing(ctx.db, 'splash_pages', id));
+  await pageChanged(ctx, 'splash', id);
 }
 
 export async function updateOverlay(ctx: AppContext, userId: number, id: number, input: OverlayInput): Promise<void> {
   await ownPage(ctx, 'overlay', userId, id);
   await repo.updateOverlay(ctx.db, id, overlayChanges(input));
-  await invalidateLinks(ctx, await repo.linksUsing(ctx.db, 'overlays', id));
+  await pageChanged(ctx, 'overlay', id);
 }
 
 export async function deletePage(ctx: AppContext, kind: Kind, userId: number, id: number): Promise<void> {
   await ownPage(ctx, kind, userId, id);
-  await invalidateLinks(ctx, await repo.deleteUsedPage(ctx.db, KINDS[kind].table, id));
+  await detachPage(ctx, kind, id, (trx) => repo.deletePageRow(trx, KINDS[kind].table, id));
 }

@@ -1,3 +1,4 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { DomainRow } from '../../db/types.js';
 import type { Page } from '../../lib/pagination.js';
@@ -38,16 +39,21 @@ export async function updateDomain(
   await db.updateTable('domains').set(changes).where('id', '=', id).execute();
 }
 
-/** Deletes the domain only while no link uses it, in one statement; false when links use it. */
-export async function deleteUnusedDomain(db: Db, id: number): Promise<boolean> {
-  const result = await db.deleteFrom('domains').where('id', '=', id)
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('links').select('links.id').where('links.domain_id', '=', id))))
-    .executeTakeFirst();
+/** Deletes the domain only while `guard` holds (no link uses it), in one statement; false otherwise. */
+export async function deleteDomainIf(db: Db, id: number, guard: Expression<SqlBool>): Promise<boolean> {
+  const result = await db.deleteFrom('domains').where('id', '=', id).where(guard).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function countLinksOfDomain(db: Db, domainId: number): Promise<number> {
-  const row = await db.selectFrom('links').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('domain_id', '=', domainId).executeTakeFirstOrThrow();
-  return Number(row.n);
+/** The address columns of a link's domain (null on the default domain), as correlated subqueries for the links' owner. */
+export function domainAddressOf(domainIdColumn: string) {
+  const id = sql.ref(domainIdColumn);
+  return [
+    sql<string | null>`(select host from domains where domains.id = ${id})`.as('host'),
+    sql<string | null>`(select scheme from domains where domains.id = ${id})`.as('scheme'),
+  ] as const;
 }
+
+/** The redirect's read of a branded host, prepared once by redirect/resolve (keep it one indexed lookup). */
+export const publicDomainQuery = (db: Db, host: string) => db.selectFrom('domains')
+  .select(['id', 'user_id', 'host', 'scheme', 'redirect_root', 'redirect_404']).where('host', '=', host);

@@ -9,6 +9,7 @@ import { nowTimestamp } from '../../lib/time.js';
 import { crossStandardPort, hostKey, normalizeHost } from '../../lib/hosts.js';
 import { optionalHttpUrl } from '../../lib/urls.js';
 import { hostPointsAtTargets } from './dns.js';
+import { domainLinks } from './ports.js';
 import * as repo from './repo.js';
 import type { DomainSchema } from './schema.js';
 
@@ -105,7 +106,8 @@ export async function updateDomain(
 /** Refused while links use the domain: deleting it would silently break addresses people were given. */
 export async function deleteDomain(ctx: AppContext, userId: number, id: number): Promise<void> {
   const row = await ownDomain(ctx, userId, id);
-  if (!(await repo.deleteUnusedDomain(ctx.db, id))) throw fail('domain_has_links', await repo.countLinksOfDomain(ctx.db, id));
+  const links = domainLinks();
+  if (!(await repo.deleteDomainIf(ctx.db, id, links.noLinkOn(id)))) throw fail('domain_has_links', await links.countOn(ctx.db, id));
   invalidateDomain(ctx, row.host);
 }
 

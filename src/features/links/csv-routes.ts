@@ -5,11 +5,11 @@ import { accountOf, type Feature } from '../../http/types.js';
 import { actorOf } from '../../http/actor.js';
 import { recordActivity } from '../account/activity/service.js';
 import { CSV_FORMULA_RULE } from '../../lib/csv-cells.js';
-import { EXPORT_COLUMNS } from './csv-format.js';
-import { exportLinks } from './export.js';
-import { getImport, refuseWhileRunning, RunningImports, startImport } from './import-jobs.js';
-import { ImportJob } from './import-schema.js';
-import { IMPORT_CHUNK } from './import-service.js';
+import { EXPORT_COLUMNS } from './transfer/csv-format.js';
+import { exportLinks } from './transfer/export.js';
+import { getImport, refuseWhileRunning, RunningImports, startImport } from './transfer/import-jobs.js';
+import { ImportJob } from './transfer/import-schema.js';
+import { IMPORT_CHUNK } from './transfer/import-service.js';
 
 const tags = ['links'];
 

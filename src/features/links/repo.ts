@@ -1,9 +1,12 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database, LinkRow, LinkUpdate, NewLink } from '../../db/types.js';
 import type { Page } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
-import { clickCount, forgetTargets } from '../../clicks/store.js';
+import { clickCount, forgetTargets, uniqueCount } from '../../clicks/store.js';
+import { channelItemIds, forgetItem } from '../channels/access.js';
+import { domainAddressOf } from '../domains/access.js';
+import { dropLinkPixels, linkHasPixels } from '../pixels/service.js';
 
 /** A link with the address parts of its branded domain (null on the default domain). */
 export type LinkWithDomain = LinkRow & { host: string | null; scheme: string | null; clicks: number };
@@ -11,8 +14,7 @@ export type LinkWithDomain = LinkRow & { host: string | null; scheme: string | n
 export type LinkOrder = 'date' | 'click';
 
 function withDomain(db: Db) {
-  return db.selectFrom('links').leftJoin('domains', 'domains.id', 'links.domain_id')
-    .selectAll('links').select(['domains.host', 'domains.scheme']).select(clickCount('link', 'links.id').as('clicks'));
+  return db.selectFrom('links').selectAll('links').select(domainAddressOf('links.domain_id')).select(clickCount('link', 'links.id').as('clicks'));
 }
 
 export function findLink(db: Db, userId: number, id: number): Promise<LinkWithDomain | undefined> {
@@ -43,10 +45,7 @@ function matches(filter: LinkFilter) {
     const conditions: Expression<SqlBool>[] = [search(eb, filter.q)];
     if (filter.campaignId !== undefined) conditions.push(eb('links.campaign_id', '=', filter.campaignId));
     if (filter.domainId !== undefined) conditions.push(eb('links.domain_id', '=', filter.domainId));
-    if (filter.channelId !== undefined) {
-      conditions.push(eb('links.id', 'in', eb.selectFrom('channel_items').select('channel_items.item_id')
-        .where('channel_items.channel_id', '=', filter.channelId).where('channel_items.item_type', '=', 'links')));
-    }
+    if (filter.channelId !== undefined) conditions.push(eb('links.id', 'in', channelItemIds(filter.channelId, 'links')));
     return eb.and(conditions);
   };
 }
@@ -63,25 +62,22 @@ export async function countLinks(db: Db, userId: number, filter: LinkFilter = {}
   return Number(row.n);
 }
 
-/** True when another link (any account) already has the alias on that domain. */
-export async function aliasInUse(db: Db, domainId: number, alias: string, exceptId = 0): Promise<boolean> {
-  const row = await db.selectFrom('links').select('id')
-    .where('domain_id', '=', domainId).where('alias', '=', alias).where('id', '!=', exceptId).executeTakeFirst();
-  return row !== undefined;
+/** Parameters per statement stay far below SQLite's and PostgreSQL's limits. */
+const IN_LIST = 500;
+
+/** Which of the aliases a link of any account holds on that domain (all but link `exceptId`). */
+export async function linkAliasesTaken(db: Db, domainId: number, aliases: string[], exceptId = 0): Promise<Set<string>> {
+  const taken = new Set<string>();
+  for (let at = 0; at < aliases.length; at += IN_LIST) {
+    const rows = await db.selectFrom('links').select('alias').where('domain_id', '=', domainId)
+      .where('alias', 'in', aliases.slice(at, at + IN_LIST)).where('id', '!=', exceptId).execute();
+    for (const row of rows) taken.add(row.alias);
+  }
+  return taken;
 }
 
-export async function bioAliasInUse(db: Db, alias: string): Promise<boolean> {
-  return (await db.selectFrom('bio_pages').select('id').where('alias', '=', alias).executeTakeFirst()) !== undefined;
-}
-
-type OwnedTable = 'splash_pages' | 'overlays' | 'campaigns' | 'channels';
-
-/** Whether the account owns row `id` of a table with id and user_id columns. */
-export async function ownsRow(db: Db, table: OwnedTable, userId: number, id: number): Promise<boolean> {
-  // The cast only narrows Kysely's typing: every OwnedTable has id and user_id.
-  const row = await db.selectFrom(table as 'channels').select('id')
-    .where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-  return row !== undefined;
+export async function ownsLink(db: Db, userId: number, id: number): Promise<boolean> {
+  return (await db.selectFrom('links').select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()) !== undefined;
 }
 
 export async function insertLink(db: Db, row: NewLink): Promise<number> {
@@ -89,24 +85,105 @@ export async function insertLink(db: Db, row: NewLink): Promise<number> {
   return inserted.id;
 }
 
-export async function updateLink(db: Db, id: number, changes: LinkUpdate): Promise<void> {
-  await db.updateTable('links').set({ ...changes, updated_at: nowTimestamp() }).where('id', '=', id).execute();
+/** Rows per INSERT: every row names all columns (SQLite has no DEFAULT in a VALUES list); 25 keep a statement to a few ms (docs/performance.md#import-slices). */
+const ROWS_PER_INSERT = 25;
+
+/**
+ * Inserts the rows with multi-row INSERTs; answers each new id under its `domain_id/alias` key. `between`
+ * runs before each statement (an import's pacer: SQLite runs a statement on the event loop's thread).
+ */
+export async function insertLinkRows(db: Db, rows: NewLink[], between?: () => Promise<void>): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
+    await between?.();
+    const inserted = await db.insertInto('links').values(rows.slice(at, at + ROWS_PER_INSERT))
+      .returning(['id', 'domain_id', 'alias']).execute();
+    for (const row of inserted) ids.set(`${row.domain_id}/${row.alias}`, row.id);
+  }
+  return ids;
 }
 
-/** Adds the link to a channel; already there is fine. */
-export async function addToChannel(db: Db, channelId: number, linkId: number): Promise<void> {
-  await db.insertInto('channel_items')
-    .values({ channel_id: channelId, item_type: 'links', item_id: linkId, created_at: nowTimestamp() })
-    .onConflict((oc) => oc.columns(['channel_id', 'item_type', 'item_id']).doNothing())
-    .execute();
+export async function updateLink(db: Db, id: number, changes: LinkUpdate): Promise<void> {
+  await db.updateTable('links').set({ ...changes, updated_at: nowTimestamp() }).where('id', '=', id).execute();
 }
 
 /** Removes the link with its channel entries, pixel assignments and statistics, in one transaction. */
 export async function deleteLink(db: Db, userId: number, id: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('channel_items').where('item_type', '=', 'links').where('item_id', '=', id).execute();
-    await trx.deleteFrom('link_pixels').where('link_id', '=', id).execute();
+    await forgetItem(trx, 'links', id);
+    await dropLinkPixels(trx, id);
     await trx.deleteFrom('links').where('id', '=', id).execute();
     await forgetTargets(trx, 'link', [id], userId);
   });
 }
+
+/** A link as the export writes it: its row, its branded domain's address and its click totals. */
+export type ExportedLink = LinkRow & { host: string | null; scheme: string | null; clicks: number; uniques: number };
+
+/**
+ * One keyset page of the account's links, oldest first, after link `afterId`: the export reads pages of
+ * this until one comes back short, so it never holds more than a page whatever the account's size.
+ */
+export function exportPage(db: Db, userId: number, afterId: number, limit: number): Promise<ExportedLink[]> {
+  return db.selectFrom('links').selectAll('links').select(domainAddressOf('links.domain_id'))
+    .select([clickCount('link', 'links.id').as('clicks'), uniqueCount('link', 'links.id').as('uniques')])
+    .where('links.user_id', '=', userId).where('links.id', '>', afterId)
+    .orderBy('links.id').limit(limit).execute();
+}
+
+/** The alias and branded host (null: the default domain) each of the given links is served under now. */
+export async function linkAddresses(db: Db, linkIds: number[]): Promise<Array<{ alias: string; host: string | null }>> {
+  if (linkIds.length === 0) return [];
+  return db.selectFrom('links').select('links.alias').select(domainAddressOf('links.domain_id')[0]).where('links.id', 'in', linkIds).execute();
+}
+
+/** Ids of the account's links, for forgetting their clicks with the account. */
+export async function linkIdsOfUser(db: Db, userId: number): Promise<number[]> {
+  return (await db.selectFrom('links').select('id').where('user_id', '=', userId).execute()).map((row) => Number(row.id));
+}
+
+/** The account's link ids as a subquery (within `among`, a subquery of ids, when given), for series of many links. */
+export function linkIdsOf(userId: number, among?: RawBuilder<number>): RawBuilder<number> {
+  return among
+    ? sql<number>`(select id from links where user_id = ${userId} and id in ${among})`
+    : sql<number>`(select id from links where user_id = ${userId})`;
+}
+
+/** The account's links of one campaign as a subquery. */
+export function campaignLinkIds(userId: number, campaignId: number): RawBuilder<number> {
+  return sql<number>`(select id from links where user_id = ${userId} and campaign_id = ${campaignId})`;
+}
+
+/** True while the link at `idColumn` exists and is the account's, for another owner's query. */
+export function linkAlive(idColumn: string, userId: number): Expression<SqlBool> {
+  return sql<SqlBool>`exists (select links.id from links where links.id = ${sql.ref(idColumn)} and links.user_id = ${userId})`;
+}
+
+/** Title parts and address of links, for lists of other features (channels, visit logs). */
+export function linkSummaries(db: Db, ids: number[], userId?: number) {
+  if (ids.length === 0) return Promise.resolve([]);
+  let query = db.selectFrom('links')
+    .select(['links.id', 'links.alias', 'links.title', 'links.meta_title', 'links.long_url', 'links.created_at'])
+    .select(domainAddressOf('links.domain_id')).where('links.id', 'in', ids);
+  if (userId !== undefined) query = query.where('links.user_id', '=', userId);
+  return query.execute();
+}
+
+/** True while no link uses the domain, for its delete. */
+export function noLinkOn(domainId: number): Expression<SqlBool> {
+  return sql<SqlBool>`not exists (select links.id from links where links.domain_id = ${domainId})`;
+}
+
+export async function countLinksOn(db: Db, domainId: number): Promise<number> {
+  const row = await db.selectFrom('links').select((eb) => eb.fn.countAll<number>().as('n')).where('domain_id', '=', domainId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The redirect's row read, prepared once by redirect/resolve: keep it one indexed lookup with these columns. */
+export const publicLinkQuery = (db: Db, domainId: number, alias: string) => db.selectFrom('links')
+  .select([
+    'id', 'user_id', 'alias', 'long_url', 'title', 'description', 'type', 'splash_id', 'overlay_id', 'password_hash',
+    'expiry', 'geo_targets', 'device_targets', 'language_targets', 'parameters', 'meta_title', 'meta_description', 'meta_image',
+  ])
+  .select(linkHasPixels)
+  .where('domain_id', '=', domainId).where('alias', '=', alias);

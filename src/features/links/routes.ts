@@ -2,7 +2,7 @@ import { errorResponses, IdParam, ok, OkMessage } from '../../http/envelopes.js'
 import { accountOf, type Feature } from '../../http/types.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { bodyChecker } from '../../http/validation.js';
-import { addLinks, passwordItems } from './bulk.js';
+import { addLinks, passwordItems } from './write/bulk.js';
 import { BulkBody, BulkCreated, LinkBody, LinkCreated, LinkDetail, LinkDetailQuery, LinkList, LinkListQuery, LinkUpdated, MAX_BULK, type LinkInput } from './schema.js';
 import { addLink, deleteLink, getLink, listLinks, updateLink } from './service.js';
 

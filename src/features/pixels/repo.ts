@@ -1,5 +1,6 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/connect.js';
-import type { PixelRow } from '../../db/types.js';
+import type { Database, PixelRow } from '../../db/types.js';
 import type { Page } from '../../lib/pagination.js';
 
 export function listPixels(db: Db, userId: number, page: Page): Promise<PixelRow[]> {
@@ -49,16 +50,6 @@ export async function linkIdsOfPixel(db: Db, pixelId: number): Promise<number[]>
   return rows.map((row) => row.link_id);
 }
 
-/** The pixels a short link fires, for the public side. */
-export function findPixelsOfLink(db: Db, linkId: number): Promise<Array<{ type: string; tag: string }>> {
-  return db.selectFrom('link_pixels')
-    .innerJoin('pixels', 'pixels.id', 'link_pixels.pixel_id')
-    .select(['pixels.type', 'pixels.tag'])
-    .where('link_pixels.link_id', '=', linkId)
-    .orderBy('pixels.id')
-    .execute();
-}
-
 /** Replaces the pixels of a link with `pixelIds`. */
 export async function setLinkPixels(db: Db, linkId: number, pixelIds: number[]): Promise<void> {
   await db.deleteFrom('link_pixels').where('link_id', '=', linkId).execute();
@@ -80,3 +71,18 @@ export async function pixelIdsByLink(db: Db, linkIds: number[]): Promise<Map<num
 export async function insertLinkPixels(db: Db, rows: Array<{ link_id: number; pixel_id: number }>): Promise<void> {
   for (let at = 0; at < rows.length; at += 500) await db.insertInto('link_pixels').values(rows.slice(at, at + 500)).execute();
 }
+
+/** A deleted link's assignments; takes the link owner's transaction. */
+export async function deleteLinkPixels(db: Db, linkId: number): Promise<void> {
+  await db.deleteFrom('link_pixels').where('link_id', '=', linkId).execute();
+}
+
+/** Whether the link has any pixel, as a correlated subquery of the links' owner (the redirect's row read). */
+export function linkHasPixels(eb: ExpressionBuilder<Database, 'links'>) {
+  return eb.exists(eb.selectFrom('link_pixels').select('pixel_id').whereRef('link_pixels.link_id', '=', 'links.id')).as('has_pixels');
+}
+
+/** The redirect's read of a link's pixels, prepared once by redirect/resolve. */
+export const pixelTagsQuery = (db: Db, linkId: number) => db.selectFrom('link_pixels')
+  .innerJoin('pixels', 'pixels.id', 'link_pixels.pixel_id')
+  .select(['pixels.id', 'pixels.type', 'pixels.tag']).where('link_pixels.link_id', '=', linkId).orderBy('pixels.id');

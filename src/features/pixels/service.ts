@@ -4,7 +4,7 @@ import type { PixelRow } from '../../db/types.js';
 import { fail } from '../../lib/errors.js';
 import { listData, toPage, type ListData } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
-import { invalidateLinks } from '../../cache/public-cache.js';
+import { pixelLinks } from './ports.js';
 import * as repo from './repo.js';
 import { neutralPixelType, PIXEL_TAG, PIXEL_TYPES } from './types.js';
 import type { Static } from 'typebox';
@@ -59,14 +59,14 @@ export async function updatePixel(ctx: AppContext, userId: number, id: number, i
   const changes: { name?: string; tag: string } = { tag: checkTag(input.tag) };
   if (input.name !== undefined) changes.name = required(input.name, 'name');
   await repo.updatePixel(ctx.db, id, changes);
-  await invalidateLinks(ctx, await repo.linkIdsOfPixel(ctx.db, id));
+  await pixelLinks().changed(ctx, await repo.linkIdsOfPixel(ctx.db, id));
 }
 
 export async function deletePixel(ctx: AppContext, userId: number, id: number): Promise<void> {
   await ownPixel(ctx, userId, id);
   const linkIds = await repo.linkIdsOfPixel(ctx.db, id);
   await repo.deletePixel(ctx.db, id);
-  await invalidateLinks(ctx, linkIds);
+  await pixelLinks().changed(ctx, linkIds);
 }
 
 /** Which of the ids are the account's pixels (for links that name them). */
@@ -88,3 +88,10 @@ export function linkPixelIds(db: Db, linkIds: number[]): Promise<Map<number, num
 export function addLinkPixels(db: Db, rows: Array<{ link_id: number; pixel_id: number }>): Promise<void> {
   return repo.insertLinkPixels(db, rows);
 }
+
+/** A deleted link's assignments; takes the link owner's transaction. */
+export function dropLinkPixels(db: Db, linkId: number): Promise<void> {
+  return repo.deleteLinkPixels(db, linkId);
+}
+
+export { linkHasPixels, pixelTagsQuery } from './repo.js';

@@ -1,8 +1,9 @@
 import type { Db } from '../../db/connect.js';
 import type { QrCodesTable, QrRow } from '../../db/types.js';
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Expression, type Insertable, type RawBuilder, type SqlBool, type Updateable } from 'kysely';
 import type { Page } from '../../lib/pagination.js';
 import { clickCount, forgetTargets } from '../../clicks/store.js';
+import { forgetItem } from '../channels/access.js';
 
 /** List and detail columns: never the logo, which may be a data URI of hundreds of kilobytes. */
 const SUMMARY = ['id', 'slug', 'name', 'created_at'] as const;
@@ -53,8 +54,37 @@ export function deleteQr(db: Db, userId: number, id: number): Promise<string | u
     const deleted = await trx.deleteFrom('qr_codes').where('id', '=', id).where('user_id', '=', userId)
       .returning('slug').executeTakeFirst();
     if (!deleted) return undefined;
-    await trx.deleteFrom('channel_items').where('item_type', '=', 'qr').where('item_id', '=', id).execute();
+    await forgetItem(trx, 'qr', id);
     await forgetTargets(trx, 'qr', [id], userId);
     return deleted.slug;
   });
+}
+
+export async function ownsQr(db: Db, userId: number, id: number): Promise<boolean> {
+  return (await db.selectFrom('qr_codes').select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()) !== undefined;
+}
+
+/** The account's QR code ids as a subquery (within `among`, a subquery of ids, when given). */
+export function qrIdsOf(userId: number, among?: RawBuilder<number>): RawBuilder<number> {
+  return among
+    ? sql<number>`(select id from qr_codes where user_id = ${userId} and id in ${among})`
+    : sql<number>`(select id from qr_codes where user_id = ${userId})`;
+}
+
+/** True while the QR code at `idColumn` exists and is the account's, for another owner's query. */
+export function qrAlive(idColumn: string, userId: number): Expression<SqlBool> {
+  return sql<SqlBool>`exists (select qr_codes.id from qr_codes where qr_codes.id = ${sql.ref(idColumn)} and qr_codes.user_id = ${userId})`;
+}
+
+/** Names of QR codes (of the account, when given), for lists of other features (channels, visit logs). */
+export function qrNames(db: Db, ids: number[], userId?: number) {
+  if (ids.length === 0) return Promise.resolve([]);
+  let query = db.selectFrom('qr_codes').select(['id', 'slug', 'name', 'created_at']).where('id', 'in', ids);
+  if (userId !== undefined) query = query.where('user_id', '=', userId);
+  return query.execute();
+}
+
+/** Ids of the account's QR codes, for forgetting their scans with the account. */
+export async function qrIdsOfUser(db: Db, userId: number): Promise<number[]> {
+  return (await db.selectFrom('qr_codes').select('id').where('user_id', '=', userId).execute()).map((row) => Number(row.id));
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connect.js';
+import { deleteSetting, insertSettingIfAbsent, readSetting } from '../../db/settings.js';
 import type { SessionRow } from '../../db/types.js';
 
 export function insertSession(db: Db, row: SessionRow): Promise<unknown> {
@@ -35,19 +36,17 @@ const SETUP_KEY = 'setup_token';
 
 /** The pending first-account setup token, made once (insert-if-absent, so racing nodes agree). */
 export async function ensureSetupToken(db: Db, candidate: string): Promise<string> {
-  await db.insertInto('settings').values({ key: SETUP_KEY, value: candidate }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await insertSettingIfAbsent(db, SETUP_KEY, candidate);
   return (await readSetupToken(db)) ?? candidate;
 }
 
 export async function readSetupToken(db: Db): Promise<string | null> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', SETUP_KEY).executeTakeFirst();
-  return row?.value ?? null;
+  return readSetting(db, SETUP_KEY);
 }
 
 /** Takes the token if it is still `token`: of requests racing with the right token, one wins. */
 export async function claimSetupToken(db: Db, token: string): Promise<boolean> {
-  const result = await db.deleteFrom('settings').where('key', '=', SETUP_KEY).where('value', '=', token).executeTakeFirst();
-  return Number(result.numDeletedRows) === 1;
+  return deleteSetting(db, SETUP_KEY, token);
 }
 
 export async function restoreSetupToken(db: Db, token: string): Promise<void> {
@@ -55,5 +54,5 @@ export async function restoreSetupToken(db: Db, token: string): Promise<void> {
 }
 
 export async function dropSetupToken(db: Db): Promise<void> {
-  await db.deleteFrom('settings').where('key', '=', SETUP_KEY).execute();
+  await deleteSetting(db, SETUP_KEY);
 }

@@ -2,7 +2,8 @@ import type { AppContext } from '../../context.js';
 import type { TargetKind } from '../../db/types.js';
 import { fail } from '../../lib/errors.js';
 import { bucketOf, bucketStarts, dayRange, formatDay, formatHour, seriesRange, type SeriesRange } from './series-buckets.js';
-import * as repo from './series-repo.js';
+import * as repo from '../../clicks/series-repo.js';
+import { accountScope, owns } from './targets.js';
 
 export interface SeriesPoint {
   date: string;
@@ -40,7 +41,7 @@ const point = (date: string, sum?: repo.Bucket): SeriesPoint => ({ date, clicks:
 const NAMES = { link: 'Link', qr: 'QR code', campaign: 'Campaign', channel: 'Channel' } as const;
 
 async function own(ctx: AppContext, what: keyof typeof NAMES, userId: number, id: number): Promise<void> {
-  if (!(await repo.owns(ctx.db, what, userId, id))) throw fail('not_found', NAMES[what]);
+  if (!(await owns(ctx.db, what, userId, id))) throw fail('not_found', NAMES[what]);
 }
 
 /** Clicks over time of one of the account's links or QR codes; the range is checked before the ownership. */
@@ -57,7 +58,7 @@ export async function accountSeries(ctx: AppContext, userId: number, query: Seri
   if (campaign && channel) throw fail('invalid_field', 'Send campaign or channel, not both.');
   if (campaign) await own(ctx, 'campaign', userId, campaign);
   if (channel) await own(ctx, 'channel', userId, channel);
-  return series(ctx, { userId, campaignId: campaign, channelId: channel }, range);
+  return series(ctx, accountScope(userId, campaign, channel), range);
 }
 
 /**

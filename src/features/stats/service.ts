@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connect.js';
 import type { TargetKind } from '../../db/types.js';
 import { labelKey, type Dimension } from '../../clicks/derive.js';
-import * as repo from './repo.js';
+import * as repo from '../../clicks/stats-repo.js';
 
 /** Label → count, or the spec's `0` when there is nothing to show. */
 export type LabelCounts = Record<string, number> | 0;

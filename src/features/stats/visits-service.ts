@@ -8,10 +8,11 @@ import { listData, toPage } from '../../lib/pagination.js';
 import { shortUrl } from '../../lib/short-url.js';
 import { formatTimestamp } from '../../lib/time.js';
 import { dayRange } from './series-buckets.js';
-import { owns } from './series-repo.js';
+import { accountTargets, owns } from './targets.js';
+import { statsTargets } from './ports.js';
 import { unpack, type LoggedVisit } from '../../clicks/visit-log.js';
 import { LATEST_DEFAULT, VisitEntry as VisitEntrySchema } from './visits-schema.js';
-import * as repo from './visits-repo.js';
+import * as repo from '../../clicks/visits-repo.js';
 
 /** A visit as the API and the exports show it: labels only, no IP address or user agent. */
 export type VisitEntry = Static<typeof VisitEntrySchema>;
@@ -94,7 +95,7 @@ export async function exportAccountVisits(ctx: AppContext, userId: number, query
 /** The account's packs one window of WINDOW pack ids at a time, down the log from its newest pack. */
 async function* accountWindows(ctx: AppContext, userId: number, fromAt = 0, toAt = Number.MAX_SAFE_INTEGER) {
   for (let to = (await repo.newestPackId(ctx.db)) + 1; to > 0; to -= WINDOW) {
-    yield await repo.accountPacksIn(ctx.db, userId, Math.max(0, to - WINDOW), to, fromAt, toAt);
+    yield await repo.accountPacksIn(ctx.db, accountTargets(userId), Math.max(0, to - WINDOW), to, fromAt, toAt);
   }
 }
 
@@ -119,7 +120,7 @@ export async function latestVisits(ctx: AppContext, userId: number, query: { lim
   // Packs are in write order, and one batch's packs overlap in time: sorting (stable) puts each visit in its place.
   const visits = found.sort((a, b) => b.at - a.at).slice(0, limit);
   const ids = (kind: TargetKind) => [...new Set(visits.filter((v) => v.target_kind === kind).map((v) => v.target_id))];
-  const names = await repo.targetNames(ctx.db, userId, ids('link'), ids('qr'));
+  const names = await targetNames(ctx, userId, ids('link'), ids('qr'));
   return visits.flatMap((v) => {
     const target = v.target_kind === 'link' ? linkName(ctx, names.links.get(v.target_id)) : qrName(names.qrs.get(v.target_id));
     // A target deleted since its packs were read is left out, as its visits are with it.
@@ -127,10 +128,32 @@ export async function latestVisits(ctx: AppContext, userId: number, query: { lim
   });
 }
 
-function linkName(ctx: AppContext, link: repo.LinkName | undefined) {
+function linkName(ctx: AppContext, link: LinkName | undefined) {
   if (!link) return null;
   const shorturl = shortUrl(ctx.config, link.host && link.scheme ? { host: link.host, scheme: link.scheme } : null, link.alias);
   return { name: link.title || shorturl, shorturl };
 }
 
 const qrName = (name: string | undefined) => (name === undefined ? null : { name });
+
+/** What names a link in a visit list: its alias, shown title and branded domain (null host on the default domain). */
+interface LinkName {
+  id: number;
+  alias: string;
+  title: string;
+  host: string | null;
+  scheme: string | null;
+}
+
+/**
+ * The account's links and QR codes among `linkIds` and `qrIds`, with what names them; deleted ones and
+ * other accounts' are absent. A link's shown title is its own, else its meta title, as its detail shows.
+ */
+async function targetNames(ctx: AppContext, userId: number, linkIds: number[], qrIds: number[]) {
+  const targets = statsTargets();
+  const [links, qrs] = await Promise.all([targets.linkNames(ctx.db, linkIds, userId), targets.qrNames(ctx.db, qrIds, userId)]);
+  return {
+    links: new Map(links.map((l): [number, LinkName] => [Number(l.id), { ...l, id: Number(l.id), title: l.title || l.meta_title }])),
+    qrs: new Map(qrs.map((q) => [Number(q.id), q.name])),
+  };
+}

@@ -8,7 +8,7 @@ import type { AccountResponse } from '../../../src/features/account/schema.js';
 import type { ActivityResponse } from '../../../src/features/account/activity/schema.js';
 import type { ApiKeyBody, ApiKeyCreated, ApiKeyList, ApiKeySchema } from '../../../src/features/account/keys/schema.js';
 import type { LinkBody, LinkCreated, LinkDetail, LinkEntry as LinkEntrySchema, LinkUpdated } from '../../../src/features/links/schema.js';
-import type { ImportJob as ImportJobSchema } from '../../../src/features/links/import-schema.js';
+import type { ImportJob as ImportJobSchema } from '../../../src/features/links/transfer/import-schema.js';
 import type { QrAddBody, QrCreatedResponse, QrDetailResponse, QrEntrySchema } from '../../../src/features/qr/schema.js';
 import type { CampaignEntry as CampaignSchema } from '../../../src/features/campaigns/schema.js';
 import type { ChannelEntry as ChannelSchema, ChannelItem as ChannelItemSchema } from '../../../src/features/channels/schema.js';

@@ -6,13 +6,13 @@ import { shortUrl, type DomainRef } from '../../../lib/short-url.js';
 import { parseTimestamp } from '../../../lib/time.js';
 import { bundlePixels, type PixelBundle } from '../decide/pixels.js';
 import type { Db } from '../../../db/connect.js';
-import type { OverlayRow, SplashRow } from '../../../db/types.js';
+import { LINK_TYPES, type LinkType, type OverlayRow, type SplashRow } from '../../../db/types.js';
 import * as accountPages from '../../custom-pages/public.js';
 import type { PublicLinkRow, PublicRepo } from './repo.js';
 import { normalizeLanguage, type Target, type Targeting } from '../decide/targeting.js';
 import { hostKey } from '../../../lib/hosts.js';
 
-export type LinkType = 'direct' | 'frame' | 'splash' | 'overlay';
+export type { LinkType };
 
 /** A link as the public side serves it: parsed, validated and prebuilt once per cache fill. */
 export interface CompiledLink {
@@ -99,7 +99,7 @@ function compileTargets(row: PublicLinkRow, suffix: string): Targeting | null {
   };
 }
 
-const LINK_TYPES = new Set<string>(['direct', 'frame', 'splash', 'overlay']);
+const KNOWN_TYPES = new Set<string>(LINK_TYPES);
 
 /**
  * Turns a link row into the cached structure; runs once per cache fill, never per visit. Synchronous for
@@ -124,7 +124,7 @@ function fromRow(deps: CompileDeps, row: PublicLinkRow, domain: DomainRef | null
     alias: row.alias,
     shortUrl: url,
     secure: url.startsWith('https:'),
-    type: (LINK_TYPES.has(row.type) ? row.type : 'direct') as LinkType,
+    type: (KNOWN_TYPES.has(row.type) ? row.type : 'direct') as LinkType,
     destination: withParameters(long, suffix),
     expiresAt: row.expiry ? parseTimestamp(row.expiry)?.getTime() ?? 0 : 0,
     passwordHash: row.password_hash || null,

@@ -2,6 +2,9 @@ import type SQLite from 'better-sqlite3';
 import type { Compilable } from 'kysely';
 import type { Db, DbHandle } from '../../../db/connect.js';
 import { andThen, type MaybePromise } from '../../../lib/maybe-promise.js';
+import { publicDomainQuery } from '../../domains/access.js';
+import { publicLinkQuery } from '../../links/access.js';
+import { pixelTagsQuery } from '../../pixels/service.js';
 
 /** A query whose SQL is built once by Kysely and then run with fresh arguments. */
 type Query<A extends unknown[], R> = (db: Db, ...args: A) => Compilable<R> & {
@@ -43,20 +46,10 @@ function rowMaker<R>(names: string[]): (values: unknown[]) => R {
   };
 }
 
-const linkQuery = (db: Db, domainId: number, alias: string) => db.selectFrom('links')
-  .select([
-    'id', 'user_id', 'alias', 'long_url', 'title', 'description', 'type', 'splash_id', 'overlay_id', 'password_hash',
-    'expiry', 'geo_targets', 'device_targets', 'language_targets', 'parameters', 'meta_title', 'meta_description', 'meta_image',
-  ])
-  .select((eb) => eb.exists(eb.selectFrom('link_pixels').select('pixel_id').whereRef('link_pixels.link_id', '=', 'links.id')).as('has_pixels'))
-  .where('domain_id', '=', domainId).where('alias', '=', alias);
-
-const domainQuery = (db: Db, host: string) => db.selectFrom('domains')
-  .select(['id', 'user_id', 'host', 'scheme', 'redirect_root', 'redirect_404']).where('host', '=', host);
-
-const pixelsQuery = (db: Db, linkId: number) => db.selectFrom('link_pixels')
-  .innerJoin('pixels', 'pixels.id', 'link_pixels.pixel_id')
-  .select(['pixels.id', 'pixels.type', 'pixels.tag']).where('link_pixels.link_id', '=', linkId).orderBy('pixels.id');
+// The queries are their tables' owners'; this module only prepares them.
+const linkQuery = publicLinkQuery;
+const domainQuery = publicDomainQuery;
+const pixelsQuery = pixelTagsQuery;
 
 type RowOf<Q> = Q extends (...args: never[]) => Compilable<infer R> ? R : never;
 export type PublicLinkRow = RowOf<typeof linkQuery>;

@@ -1,5 +1,5 @@
-import type { Db } from '../../db/connect.js';
-import type { TargetKind } from '../../db/types.js';
+import type { Db } from '../db/connect.js';
+import type { TargetKind } from '../db/types.js';
 
 export interface Summary {
   clicks: number;

@@ -1,14 +1,15 @@
-import type { AppContext } from '../../context.js';
-import { bodyChecker } from '../../http/validation.js';
-import { unescapeCsvCell } from '../../lib/csv-cells.js';
-import { AppError, fail } from '../../lib/errors.js';
-import { Pacer } from '../../lib/pacer.js';
-import { insertLinks, RefCache, type BulkItem } from './bulk-insert.js';
+import type { AppContext } from '../../../context.js';
+import { bodyChecker } from '../../../http/validation.js';
+import { unescapeCsvCell } from '../../../lib/csv-cells.js';
+import { AppError, fail } from '../../../lib/errors.js';
+import { Pacer } from '../../../lib/pacer.js';
+import { createLinks, type NewItem } from '../write/pipeline.js';
+import { RefCache } from '../write/refs.js';
 import { normaliseHeader, type ImportRow } from './csv-format.js';
 import { headerOf, recordSlices } from './csv-slices.js';
 import { detectFormat, type ImportFormat } from './import-formats.js';
 import { MAX_REPORTED_ERRORS } from './import-schema.js';
-import { LinkBody, type LinkInput } from './schema.js';
+import { LinkBody, type LinkInput } from '../schema.js';
 
 /** Rows created per transaction; the import gives the event loop its turns within and between chunks (lib/pacer.ts). */
 export const IMPORT_CHUNK = 1000;
@@ -67,7 +68,7 @@ async function countRows(body: Buffer, pacer: Pacer, options: ImportOptions): Pr
 const checkLink = bodyChecker(LinkBody);
 
 /** One row as the body of url/add, checked against the add schema; the row's own error otherwise. */
-function toItem(format: ImportFormat, header: string[], fields: string[], domain?: string): BulkItem {
+function toItem(format: ImportFormat, header: string[], fields: string[], domain?: string): NewItem {
   if (fields.length !== header.length) throw fail('invalid_field', `The row has ${fields.length} fields; the header has ${header.length}.`);
   const record = Object.fromEntries(header.map((name, i) => [name, unescapeCsvCell(fields[i]!)]));
   const row: ImportRow = format.toRow(record, domain);
@@ -86,7 +87,7 @@ async function importChunk(
   options: ImportOptions, cache: RefCache, pacer: Pacer,
 ): Promise<RowError[]> {
   const errors: RowError[] = [];
-  const items: Array<{ row: number; item: BulkItem }> = [];
+  const items: Array<{ row: number; item: NewItem }> = [];
   for (const { row, fields } of chunk) {
     await pacer.turn();
     try {
@@ -96,7 +97,7 @@ async function importChunk(
       errors.push(rowError(row, error));
     }
   }
-  const outcomes = await insertLinks(ctx, userId, items.map((i) => i.item), cache, pacer);
+  const outcomes = await createLinks(ctx, userId, items.map((i) => i.item), { refs: (input) => cache.get(input), pacer });
   outcomes.forEach((outcome, i) => outcome instanceof AppError && errors.push(rowError(items[i]!.row, outcome)));
   return errors.sort((a, b) => a.row - b.row);
 }

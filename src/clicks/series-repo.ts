@@ -1,32 +1,26 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Db } from '../../db/connect.js';
-import type { TargetKind } from '../../db/types.js';
+import type { Db } from '../db/connect.js';
+import type { TargetKind } from '../db/types.js';
 
-/** Whose clicks a series sums: one link or QR code, or an account's (optionally one campaign's or channel's). */
+/** One kind of target and the subquery listing their ids. */
+export interface IdSet {
+  kind: TargetKind;
+  ids: RawBuilder<unknown>;
+}
+
+/** Whose clicks a series sums: one link or QR code, a whole account (its own buckets), or sets of targets. */
 export type SeriesScope =
   | { target: TargetKind; id: number }
-  | { userId: number; campaignId?: number; channelId?: number };
+  | { account: number }
+  | { sets: IdSet[] };
 
 export interface Bucket {
   clicks: number;
   uniques: number;
 }
 
-/** Per kind of target in the scope, the SQL listing their ids (a subquery keeps the ids in the database). */
-function idSets(scope: SeriesScope): Array<{ kind: TargetKind; ids: RawBuilder<unknown> }> {
-  if ('target' in scope) return [{ kind: scope.target, ids: sql`(${scope.id})` }];
-  const { userId, campaignId, channelId } = scope;
-  if (campaignId) return [{ kind: 'link', ids: sql`(select id from links where user_id = ${userId} and campaign_id = ${campaignId})` }];
-  if (channelId) {
-    const items = (type: string, table: string) =>
-      sql`(select i.item_id from channel_items i join ${sql.table(table)} t on t.id = i.item_id
-        where i.channel_id = ${channelId} and i.item_type = ${type} and t.user_id = ${userId})`;
-    return [{ kind: 'link', ids: items('links', 'links') }, { kind: 'qr', ids: items('qr', 'qr_codes') }];
-  }
-  return [
-    { kind: 'link', ids: sql`(select id from links where user_id = ${userId})` },
-    { kind: 'qr', ids: sql`(select id from qr_codes where user_id = ${userId})` },
-  ];
+function idSets(scope: Exclude<SeriesScope, { account: number }>): IdSet[] {
+  return 'target' in scope ? [{ kind: scope.target, ids: sql`(${scope.id})` }] : scope.sets;
 }
 
 type Row = { bucket: number | string; clicks: number | string; uniques: number | string };
@@ -52,8 +46,7 @@ const hourCounts = (kind: TargetKind, ids: RawBuilder<unknown>, fromHour: number
     where target_kind = ${kind} and target_id in ${ids} and hour >= ${fromHour} and hour <= ${toHour} and hour_clicks > 0) h`;
 
 /** A whole account's series reads its own buckets (src/db/migrations/0006), a row per bucket whatever its links. */
-const wholeAccount = (scope: SeriesScope): number | null =>
-  'userId' in scope && !scope.campaignId && !scope.channelId ? scope.userId : null;
+const wholeAccount = (scope: SeriesScope): number | null => ('account' in scope ? scope.account : null);
 
 /** The scope's clicks per UTC hour from `fromHour` to `toHour` (both included); hours without clicks are absent. */
 export async function hourSums(db: Db, scope: SeriesScope, fromHour: number, toHour: number): Promise<Map<number, Bucket>> {
@@ -64,7 +57,7 @@ export async function hourSums(db: Db, scope: SeriesScope, fromHour: number, toH
       where user_id = ${account} and hour >= ${fromHour} and hour <= ${toHour}`.execute(db)).rows);
     return sums;
   }
-  for (const { kind, ids } of idSets(scope)) {
+  for (const { kind, ids } of idSets(scope as Exclude<SeriesScope, { account: number }>)) {
     const { rows } = await sql<Row>`select hour as bucket, sum(clicks) as clicks, sum(uniques) as uniques
       from ${hourCounts(kind, ids, fromHour, toHour)} group by hour`.execute(db);
     add(sums, rows);
@@ -86,7 +79,7 @@ export async function daySums(db: Db, scope: SeriesScope, fromDay: number, toDay
       where user_id = ${account} and hour >= ${fromDay * 24} and hour <= ${toDay * 24 + 23} group by hour / 24`.execute(db)).rows);
     return sums;
   }
-  for (const { kind, ids } of idSets(scope)) {
+  for (const { kind, ids } of idSets(scope as Exclude<SeriesScope, { account: number }>)) {
     const days = await sql<Row>`select day as bucket, sum(clicks) as clicks, sum(uniques) as uniques from click_days
       where target_kind = ${kind} and target_id in ${ids} and day >= ${fromDay} and day <= ${toDay} group by day`.execute(db);
     const hours = await sql<Row>`select hour / 24 as bucket, sum(clicks) as clicks, sum(uniques) as uniques
@@ -95,12 +88,4 @@ export async function daySums(db: Db, scope: SeriesScope, fromDay: number, toDay
     add(sums, hours.rows);
   }
   return sums;
-}
-
-const OWNED = { link: 'links', qr: 'qr_codes', campaign: 'campaigns', channel: 'channels' } as const;
-
-/** Whether the account owns that link, QR code, campaign or channel. */
-export async function owns(db: Db, what: keyof typeof OWNED, userId: number, id: number): Promise<boolean> {
-  const { rows } = await sql`select 1 from ${sql.table(OWNED[what])} where id = ${id} and user_id = ${userId}`.execute(db);
-  return rows.length > 0;
 }

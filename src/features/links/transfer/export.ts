@@ -1,8 +1,8 @@
 import { pipeline, Readable } from 'node:stream';
-import type { AppContext } from '../../context.js';
-import { csvWriter } from '../../lib/csv-cells.js';
-import { linkPixelIds } from '../pixels/service.js';
-import { exportPage } from './bulk-repo.js';
+import type { AppContext } from '../../../context.js';
+import { csvWriter } from '../../../lib/csv-cells.js';
+import { linkPixelIds } from '../../pixels/service.js';
+import { exportPage } from '../repo.js';
 import { EXPORT_COLUMNS, exportRecord } from './csv-format.js';
 
 /** Links read per query: memory stays at about one page, however many links the account has. */

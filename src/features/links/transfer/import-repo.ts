@@ -1,5 +1,5 @@
-import type { Db } from '../../db/connect.js';
-import type { ImportJobRow, ImportJobsTable } from '../../db/types.js';
+import type { Db } from '../../../db/connect.js';
+import type { ImportJobRow, ImportJobsTable } from '../../../db/types.js';
 import type { Insertable, Updateable } from 'kysely';
 
 export async function insertJob(db: Db, row: Insertable<ImportJobsTable>): Promise<number> {

@@ -1,10 +1,10 @@
-import type { LinkUpdate } from '../../db/types.js';
-import { ALIAS_PATTERN, isReserved } from '../../lib/reserved.js';
-import { hashPassword } from '../../lib/secrets.js';
-import { parseTimestamp } from '../../lib/time.js';
-import { checkHttpUrl, optionalHttpUrl } from '../../lib/urls.js';
-import type { LinkInput } from './schema.js';
-import { fail } from '../../lib/errors.js';
+import type { LinkType, LinkUpdate } from '../../../db/types.js';
+import { ALIAS_PATTERN, isReserved } from '../../../lib/reserved.js';
+import { hashPassword } from '../../../lib/secrets.js';
+import { parseTimestamp } from '../../../lib/time.js';
+import { checkHttpUrl, optionalHttpUrl } from '../../../lib/urls.js';
+import type { LinkInput } from '../schema.js';
+import { fail } from '../../../lib/errors.js';
 
 /** Field checks that need no database: each turns request values into column values. */
 
@@ -85,7 +85,7 @@ export async function passwordColumn(value: string | undefined): Promise<string 
   return hashPassword(value);
 }
 
-export type TypeChoice = { type: 'direct' | 'frame' | 'splash'; splashId?: number } | { type: 'overlay'; overlayId: number };
+export type TypeChoice = { type: Exclude<LinkType, 'overlay'>; splashId?: number } | { type: 'overlay'; overlayId: number };
 
 /** The redirection type as asked; ownership of splash and overlay ids is checked against the database later. */
 export function parseType(value: string | undefined, onUpdate: boolean): TypeChoice | undefined {

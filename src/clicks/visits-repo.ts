@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
-import type { Db } from '../../db/connect.js';
-import type { TargetKind } from '../../db/types.js';
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../db/connect.js';
+import type { TargetKind } from '../db/types.js';
 
 /**
  * A visit pack as read back: one target's visits of one click batch (src/db/migrations/0007). A target's
@@ -62,40 +62,13 @@ export async function newestPackId(db: Db): Promise<number> {
  * first: one window of the log's primary key, so each step reads at most `to - from` packs whatever the
  * account's share. A pack spans a click batch (about a second; a minute is allowed for).
  */
-export async function accountPacksIn(db: Db, userId: number, from: number, to: number, fromAt: number, toAt: number): Promise<PackRecord[]> {
+export async function accountPacksIn(db: Db, targets: { link: RawBuilder<number>; qr: RawBuilder<number> }, from: number, to: number, fromAt: number, toAt: number): Promise<PackRecord[]> {
   const rows = await db.selectFrom('visit_packs').select(['id', 'prev', 'target_kind', 'target_id', 'at', 'n', 'labels', 'codes', sql<number>`0`.as('seen')])
     .where('id', '>=', from).where('id', '<', to).where('at', '>=', fromAt - 60).where('at', '<', toAt)
     .where((eb) => eb.or([
-      eb.and([eb('target_kind', '=', 'link'), eb('target_id', 'in', sql<number>`(select id from links where user_id = ${userId})`)]),
-      eb.and([eb('target_kind', '=', 'qr'), eb('target_id', 'in', sql<number>`(select id from qr_codes where user_id = ${userId})`)]),
+      eb.and([eb('target_kind', '=', 'link'), eb('target_id', 'in', targets.link)]),
+      eb.and([eb('target_kind', '=', 'qr'), eb('target_id', 'in', targets.qr)]),
     ]))
     .orderBy('id', 'desc').execute();
   return rows.map(record);
-}
-
-/** What names a link in a visit list: its alias, shown title and branded domain (null host on the default domain). */
-export interface LinkName {
-  id: number;
-  alias: string;
-  title: string;
-  host: string | null;
-  scheme: string | null;
-}
-
-/**
- * The account's links and QR codes among `linkIds` and `qrIds`, with what names them; deleted ones and
- * other accounts' are absent. A link's shown title is its own, else its meta title, as its detail shows.
- */
-export async function targetNames(db: Db, userId: number, linkIds: number[], qrIds: number[]) {
-  const [links, qrs] = await Promise.all([
-    linkIds.length === 0 ? [] : db.selectFrom('links').leftJoin('domains', 'domains.id', 'links.domain_id')
-      .select(['links.id', 'links.alias', 'domains.host', 'domains.scheme',
-        sql<string>`case when links.title <> '' then links.title else links.meta_title end`.as('title')])
-      .where('links.user_id', '=', userId).where('links.id', 'in', linkIds).execute(),
-    qrIds.length === 0 ? [] : db.selectFrom('qr_codes').select(['id', 'name']).where('user_id', '=', userId).where('id', 'in', qrIds).execute(),
-  ]);
-  return {
-    links: new Map(links.map((l): [number, LinkName] => [Number(l.id), { ...l, id: Number(l.id) }])),
-    qrs: new Map(qrs.map((q) => [Number(q.id), q.name])),
-  };
 }

@@ -1,9 +1,9 @@
-import type { AppContext } from '../../context.js';
-import { isUniqueViolation } from '../../db/dialect.js';
-import type { ImportJobRow } from '../../db/types.js';
-import { AppError, fail } from '../../lib/errors.js';
-import { formatTimestamp, nowTimestamp } from '../../lib/time.js';
-import { resolveLinkDomain } from '../domains/service.js';
+import type { AppContext } from '../../../context.js';
+import { isUniqueViolation } from '../../../db/dialect.js';
+import type { ImportJobRow } from '../../../db/types.js';
+import { AppError, fail } from '../../../lib/errors.js';
+import { formatTimestamp, nowTimestamp } from '../../../lib/time.js';
+import { resolveLinkDomain } from '../../domains/service.js';
 import * as repo from './import-repo.js';
 import { MAX_REPORTED_ERRORS } from './import-schema.js';
 import { importCsv, readFormat, type RowError } from './import-service.js';

@@ -1,9 +1,9 @@
-import type { Config } from '../../config.js';
-import { fail } from '../../lib/errors.js';
-import { parseTimestamp, formatTimestamp } from '../../lib/time.js';
-import { shortUrl } from '../../lib/short-url.js';
-import type { ExportedLink } from './bulk-repo.js';
-import { domainOf } from './view.js';
+import type { Config } from '../../../config.js';
+import { fail } from '../../../lib/errors.js';
+import { parseTimestamp, formatTimestamp } from '../../../lib/time.js';
+import { shortUrl } from '../../../lib/short-url.js';
+import type { ExportedLink } from '../repo.js';
+import { domainOf } from '../view.js';
 
 /**
  * Redirectory's own CSV of links, both ways: every field `POST /api/url/add` takes (targets, parameters and

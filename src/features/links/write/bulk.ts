@@ -1,7 +1,7 @@
-import type { AppContext } from '../../context.js';
-import { AppError, fail, type ErrorCode } from '../../lib/errors.js';
-import type { LinkInput } from './schema.js';
-import { addLink } from './service.js';
+import type { AppContext } from '../../../context.js';
+import { AppError, fail, type ErrorCode } from '../../../lib/errors.js';
+import type { LinkInput } from '../schema.js';
+import { addLink } from '../service.js';
 
 export type BulkItemResult = { error: 0; id: number; shorturl: string } | { error: 1; message: string; code: ErrorCode };
 

@@ -1,4 +1,4 @@
-import { fail } from '../../lib/errors.js';
+import { fail } from '../../../lib/errors.js';
 import { isYes, ownRow, timestampOf, type CsvRecord, type ImportRow } from './csv-format.js';
 import type { FormatName } from './import-schema.js';
 

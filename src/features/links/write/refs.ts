@@ -1,17 +1,18 @@
-import type { AppContext } from '../../context.js';
-import type { DomainRow } from '../../db/types.js';
-import { resolveLinkDomain } from '../domains/service.js';
-import { ownPixelIds } from '../pixels/service.js';
+import type { AppContext } from '../../../context.js';
+import type { DomainRow, LinkTypeColumns } from '../../../db/types.js';
+import { resolveLinkDomain } from '../../domains/service.js';
+import { ownPixelIds } from '../../pixels/service.js';
 import { parseType } from './input.js';
-import { ownsRow } from './repo.js';
-import type { LinkInput } from './schema.js';
-import { fail } from '../../lib/errors.js';
+import { ownsChannel } from '../../channels/access.js';
+import { linkNeighbours } from '../ports.js';
+import type { LinkInput } from '../schema.js';
+import { fail } from '../../../lib/errors.js';
 
 /** What a link request points at in the caller's account; undefined everywhere means "not sent". */
 export interface LinkRefs {
   /** null: the default domain. */
   domain?: DomainRow | null;
-  type?: { type: string; splash_id: number | null; overlay_id: number | null };
+  type?: LinkTypeColumns;
   pixels?: number[];
   campaignId?: number | null;
   channelId?: number;
@@ -21,11 +22,11 @@ async function typeRef(ctx: AppContext, userId: number, value: string | undefine
   const choice = parseType(value, onUpdate);
   if (!choice) return undefined;
   if (choice.type === 'overlay') {
-    if (!(await ownsRow(ctx.db, 'overlays', userId, choice.overlayId))) throw fail('unknown_reference', 'type', 'overlay', choice.overlayId, 'overlay');
+    if (!(await linkNeighbours().ownsPage(ctx.db, 'overlay', userId, choice.overlayId))) throw fail('unknown_reference', 'type', 'overlay', choice.overlayId, 'overlay');
     return { type: 'overlay', splash_id: null, overlay_id: choice.overlayId };
   }
   const splashId = choice.splashId ?? null;
-  if (splashId !== null && !(await ownsRow(ctx.db, 'splash_pages', userId, splashId))) throw fail('unknown_reference', 'type', 'splash page', splashId, 'splash');
+  if (splashId !== null && !(await linkNeighbours().ownsPage(ctx.db, 'splash', userId, splashId))) throw fail('unknown_reference', 'type', 'splash page', splashId, 'splash');
   return { type: choice.type, splash_id: splashId, overlay_id: null };
 }
 
@@ -47,7 +48,8 @@ async function ownedId(
 ): Promise<number | null | undefined> {
   if (id === undefined) return undefined;
   if (id === null || id === 0) return null;
-  if (!(await ownsRow(ctx.db, table, userId, id))) {
+  const owns = table === 'campaigns' ? linkNeighbours().ownsCampaign : ownsChannel;
+  if (!(await owns(ctx.db, userId, id))) {
     throw table === 'campaigns' ? fail('unknown_reference', 'campaign', 'campaign', id, 'campaigns') : fail('unknown_reference', 'channel', 'channel', id, 'channels');
   }
   return id;
@@ -63,4 +65,25 @@ export async function resolveRefs(ctx: AppContext, userId: number, input: LinkIn
   };
   if (!onUpdate || input.domain !== undefined) refs.domain = await resolveLinkDomain(ctx, userId, input.domain);
   return refs;
+}
+
+const MAX_CACHED_REFS = 1000;
+
+/** Each distinct combination of references is checked against the account once per import. */
+export class RefCache {
+  private readonly refs = new Map<string, Promise<LinkRefs>>();
+
+  constructor(private readonly ctx: AppContext, private readonly userId: number) {}
+
+  get(input: LinkInput): Promise<LinkRefs> {
+    const key = JSON.stringify([input.domain, input.type, input.pixels, input.campaign, input.channel]);
+    let refs = this.refs.get(key);
+    if (!refs) {
+      if (this.refs.size >= MAX_CACHED_REFS) this.refs.clear();
+      refs = resolveRefs(this.ctx, this.userId, input, false);
+      refs.catch(() => undefined); // awaited by each row that names it
+      this.refs.set(key, refs);
+    }
+    return refs;
+  }
 }

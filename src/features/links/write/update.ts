@@ -1,0 +1,56 @@
+import type { AppContext } from '../../../context.js';
+import type { Db } from '../../../db/connect.js';
+import { isUniqueViolation } from '../../../db/dialect.js';
+import type { LinkUpdate } from '../../../db/types.js';
+import { fail } from '../../../lib/errors.js';
+import { shortUrl } from '../../../lib/short-url.js';
+import { addToChannel } from '../../channels/access.js';
+import { setLinkPixels } from '../../pixels/service.js';
+import { aliasTaken } from '../access.js';
+import { invalidateLinksAround } from '../invalidate.js';
+import { linkNeighbours } from '../ports.js';
+import * as repo from '../repo.js';
+import type { LinkInput } from '../schema.js';
+import { domainOf } from '../view.js';
+import { checkAlias, linkColumns, passwordColumn } from './input.js';
+import { resolveRefs, type LinkRefs } from './refs.js';
+
+/**
+ * `url/update` through the pipeline's stages: validate and normalise the sent fields, check a moved
+ * alias is free, write the row with its pixels and channel, invalidate the old and new addresses.
+ */
+
+/** A link alone is one UPDATE, atomic by itself: a transaction would only add its BEGIN and COMMIT (and hold the connection). */
+function writeWithRefs(ctx: AppContext, refs: LinkRefs, id: number, columns: LinkUpdate): Promise<void> {
+  const run = async (db: Db) => {
+    await repo.updateLink(db, id, columns);
+    if (refs.pixels) await setLinkPixels(db, id, refs.pixels);
+    if (refs.channelId) await addToChannel(db, refs.channelId, 'links', id);
+  };
+  return refs.pixels || refs.channelId ? ctx.db.transaction().execute(run) : run(ctx.db);
+}
+
+/** Only the fields sent change; a new alias or domain is checked like on add. */
+export async function updateLink(ctx: AppContext, userId: number, id: number, input: LinkInput): Promise<{ id: number; short: string }> {
+  const link = await repo.findLink(ctx.db, userId, id);
+  if (!link) throw fail('not_found', 'Link');
+  const columns: LinkUpdate = linkColumns(input);
+  const alias = input.custom?.trim() ? checkAlias(input.custom.trim()) : link.alias;
+  const password = await passwordColumn(input.password);
+  const refs = await resolveRefs(ctx, userId, input, true);
+  const domain = refs.domain === undefined ? domainOf(link) : refs.domain;
+  const domainId = refs.domain === undefined ? link.domain_id : (refs.domain?.id ?? 0);
+  const moved = alias !== link.alias || domainId !== link.domain_id;
+  if (moved && (await aliasTaken(ctx.db, domainId, alias, { link: id }))) throw fail('alias_taken');
+  Object.assign(columns, refs.type, { alias, domain_id: domainId });
+  if (password !== undefined) columns.password_hash = password;
+  if (refs.campaignId !== undefined) columns.campaign_id = refs.campaignId;
+  try {
+    await invalidateLinksAround(ctx, [id], () => writeWithRefs(ctx, refs, id, columns));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw fail('alias_taken');
+    throw error;
+  }
+  if (refs.campaignId !== undefined) await linkNeighbours().campaignsChanged(ctx, [link.campaign_id, refs.campaignId]);
+  return { id, short: shortUrl(ctx.config, domain, alias) };
+}
