@@ -111,25 +111,36 @@ async function writeAll(ctx: AppContext, ready: Draft[], pacer: Pacer): Promise<
   return needsTransaction(ready) ? ctx.db.transaction().execute(run) : run(ctx.db);
 }
 
+/** One row in its own transaction; a random alias that another writer took meanwhile is drawn again, as before. */
+async function writeOne(ctx: AppContext, d: Draft): Promise<number | AppError> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ctx.db.transaction().execute(async (trx) => {
+        const id = await insertLink(trx, d.row);
+        await attach(trx, [{ d, id }]);
+        return id;
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      if (!d.random) return fail('alias_taken');
+      if (attempt >= RANDOM_ATTEMPTS) return fail('aliases_exhausted');
+      d.row = { ...d.row, alias: drawAlias() };
+    }
+  }
+}
+
 /** After a clash with a link added meanwhile: row by row, so only the clashing rows fail. */
 async function writeEach(ctx: AppContext, ready: Draft[], outcomes: Outcome[]): Promise<Map<number, number>> {
   const ids = new Map<number, number>();
   for (const d of ready) {
-    try {
-      ids.set(d.index, await ctx.db.transaction().execute(async (trx) => {
-        const id = await insertLink(trx, d.row);
-        await attach(trx, [{ d, id }]);
-        return id;
-      }));
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      outcomes[d.index] = fail('alias_taken');
-    }
+    const result = await writeOne(ctx, d);
+    if (result instanceof AppError) outcomes[d.index] = result;
+    else ids.set(d.index, result);
   }
   return ids;
 }
 
-/** Write: the unique (domain, alias) constraint settles races with other writers; the losers get a clean 409. */
+/** Write: the unique (domain, alias) constraint settles races with other writers; a custom alias that lost gets a clean 409. */
 async function write(ctx: AppContext, ready: Draft[], outcomes: Outcome[], pacer: Pacer): Promise<Map<number, number>> {
   try {
     return await writeAll(ctx, ready, pacer);
