@@ -149,7 +149,7 @@ async function writeEach(ctx: AppContext, ready: Pending[], outcomes: BulkOutcom
 export async function insertLinks(
   ctx: AppContext, userId: number, items: BulkItem[], cache = new RefCache(ctx, userId), pacer = new Pacer(),
 ): Promise<BulkOutcome[]> {
-  const outcomes: BulkOutcome[] = new Array(items.length);
+  const outcomes = new Array<BulkOutcome>(items.length);
   const now = nowTimestamp();
   const pending: Pending[] = [];
   for (const [index, item] of items.entries()) {
