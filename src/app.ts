@@ -162,6 +162,7 @@ async function registerDocs(app: App, ctx: AppContext): Promise<void> {
     // Not upgrade-insecure-requests: on a plain-http installation it would send the docs' own assets to https.
     transformStaticCSP: (csp) => csp.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ''),
     uiHooks: {
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Fastify awaits async route hooks; swagger-ui types this one as a callback hook.
       onRequest: async (req, reply) => {
         reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'strict-origin-when-cross-origin');
         // The UI's own copies of the document, answered from the same buffers as /api/openapi.json.

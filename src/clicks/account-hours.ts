@@ -25,7 +25,7 @@ export class AccountHours {
 
   private bump(user_id: number, hour: number, clicks: number, uniques: number): void {
     let hours = this.byOwner.get(user_id);
-    if (!hours) this.byOwner.set(user_id, (hours = new Map()));
+    if (!hours) this.byOwner.set(user_id, (hours = new Map<number, AccountHoursTable>()));
     const row = hours.get(hour);
     if (!row) hours.set(hour, { user_id, hour, clicks, uniques });
     else {

@@ -55,7 +55,7 @@ export function freshVisitors(target: TargetBatch, isNew: (visitor: string) => b
     if (!isNew(visitor)) continue;
     fresh.total += 1;
     if (hour === target.hour) fresh.latest += 1;
-    else bump((fresh.earlier ??= new Map()), hour);
+    else bump((fresh.earlier ??= new Map<number, number>()), hour);
   }
   return fresh;
 }

@@ -170,7 +170,7 @@ function targetOf(targets: Map<number, TargetBatch>, kind: number, id: number, o
 
 /** Counts a visit of another hour than the target's latest: a later hour becomes the latest. */
 function addHour(target: TargetBatch, hour: number): void {
-  if (hour < target.hour) return bump((target.earlier ??= new Map()), hour);
+  if (hour < target.hour) return bump((target.earlier ??= new Map<number, number>()), hour);
   if (target.hourClicks > 0) (target.earlier ??= new Map()).set(target.hour, target.hourClicks);
   target.hour = hour;
   target.hourClicks = 1;

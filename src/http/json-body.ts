@@ -14,7 +14,8 @@ export function registerJsonBody(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, {});
-    parse(req, text, (err, value) => {
+    // Called with a callback the parser returns nothing; its type also allows the promise form, hence `void`.
+    void parse(req, text, (err, value) => {
       if (err) return done(fail('invalid_json'), undefined);
       markNulFree(text, value);
       done(null, value);

@@ -34,7 +34,7 @@ export async function scanTarget(ctx: AppContext, caches: QrCaches, slug: string
   if (cached !== undefined) return cached;
   const epoch = caches.epoch;
   const row = await repo.findScanTarget(ctx.db, slug);
-  const target = row?.type === 'link' ? { id: row.id, owner: row.user_id, destination: String(JSON.parse(row.data).url) } : null;
+  const target = row?.type === 'link' ? { id: row.id, owner: row.user_id, destination: String((JSON.parse(row.data) as { url?: unknown }).url) } : null;
   if (epoch === caches.epoch) caches.scans.set(key, target, caches.ttlMs);
   return target;
 }

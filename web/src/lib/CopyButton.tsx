@@ -14,7 +14,7 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   }
   return (
     <>
-      <button type="button" className="small secondary" onClick={copy} aria-label={`${label} ${text}`}>
+      <button type="button" className="small secondary" onClick={() => void copy()} aria-label={`${label} ${text}`}>
         {state === 'done' ? 'Copied' : label}
       </button>
       <span className="visually-hidden" role="status">{state === 'done' ? 'Copied to the clipboard' : state === 'failed' ? 'Could not copy: select the text and copy it' : ''}</span>

@@ -51,7 +51,7 @@ export function Shell({ email, children }: { email: string; children: ReactNode 
         </nav>
         <div className="who">
           <span className="muted" title={email}>{email}</span>
-          <button type="button" className="secondary" onClick={leave}>Sign out</button>
+          <button type="button" className="secondary" onClick={() => void leave()}>Sign out</button>
         </div>
       </header>
       <main id="main">

@@ -49,7 +49,7 @@ function jsonArray(text: string): Array<Record<string, unknown>> {
   if (text === '[]' || !text) return [];
   try {
     const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? value.filter((v) => v && typeof v === 'object') : [];
+    return Array.isArray(value) ? ((value as unknown[]).filter((v) => v && typeof v === 'object') as Array<Record<string, unknown>>) : [];
   } catch {
     return [];
   }
