@@ -164,7 +164,7 @@ export interface CreateOptions {
 export async function createLinks(ctx: AppContext, userId: number, items: NewItem[], options: CreateOptions = {}): Promise<Outcome[]> {
   const pacer = options.pacer ?? new Pacer();
   const refsOf = options.refs ?? ((input: LinkInput) => resolveRefs(ctx, userId, input, false));
-  const outcomes: Outcome[] = new Array(items.length);
+  const outcomes = new Array<Outcome>(items.length);
   const now = nowTimestamp();
   const drafts: Draft[] = [];
   for (const [index, item] of items.entries()) {
