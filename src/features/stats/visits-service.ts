@@ -11,7 +11,7 @@ import { dayRange } from './series-buckets.js';
 import { accountTargets, owns } from './targets.js';
 import { statsTargets } from './ports.js';
 import { unpack, type LoggedVisit } from '../../clicks/visit-log.js';
-import { LATEST_DEFAULT, VisitEntry as VisitEntrySchema } from './visits-schema.js';
+import { LATEST_DEFAULT, type VisitEntry as VisitEntrySchema } from './visits-schema.js';
 import * as repo from '../../clicks/visits-repo.js';
 
 /** A visit as the API and the exports show it: labels only, no IP address or user agent. */
