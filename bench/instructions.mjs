@@ -25,14 +25,27 @@ const HOST = '127.0.0.1';
 // valgrind names its control pipes after $HOST, which the server's own HOST setting overrides: callgrind_control
 // is given the same.
 const env = {
-  ...process.env, PORT: String(port), HOST, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
-  BASE_URL: 'http://bench.test', TRUST_PROXY: 'true', LOG_LEVEL: 'warn',
+  ...process.env,
+  PORT: String(port),
+  HOST,
+  DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+  BASE_URL: 'http://bench.test',
+  TRUST_PROXY: 'true',
+  LOG_LEVEL: 'warn',
 };
-const server = spawn('valgrind', ['--tool=callgrind', '--smc-check=all-non-file', '--separate-threads=yes',
-  `--callgrind-out-file=${join(dir, 'cg.out')}`, 'node', join(build, 'dist/server.js')],
-{ cwd: build, env, stdio: ['ignore', 'ignore', openSync(join(dir, 'valgrind.log'), 'w')] });
-const control = (command) =>
-  execFileSync('callgrind_control', [command, String(server.pid)], { env: { ...process.env, HOST }, stdio: 'ignore' });
+const server = spawn(
+  'valgrind',
+  [
+    '--tool=callgrind',
+    '--smc-check=all-non-file',
+    '--separate-threads=yes',
+    `--callgrind-out-file=${join(dir, 'cg.out')}`,
+    'node',
+    join(build, 'dist/server.js'),
+  ],
+  { cwd: build, env, stdio: ['ignore', 'ignore', openSync(join(dir, 'valgrind.log'), 'w')] },
+);
+const control = (command) => execFileSync('callgrind_control', [command, String(server.pid)], { env: { ...process.env, HOST }, stdio: 'ignore' });
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
 let sent = 0;
@@ -40,8 +53,10 @@ let sent = 0;
 function redirect() {
   const i = sent++;
   const headers = {
-    host: 'bench.test', 'user-agent': USER_AGENTS[i % USER_AGENTS.length],
-    'accept-language': LANGUAGES[(i >> 2) % LANGUAGES.length], 'x-forwarded-for': IPS[(i >> 4) % IPS.length],
+    host: 'bench.test',
+    'user-agent': USER_AGENTS[i % USER_AGENTS.length],
+    'accept-language': LANGUAGES[(i >> 2) % LANGUAGES.length],
+    'x-forwarded-for': IPS[(i >> 4) % IPS.length],
   };
   const referer = REFERERS[(i >> 3) % REFERERS.length];
   if (referer) headers.referer = referer;
@@ -56,9 +71,11 @@ function redirect() {
 
 async function load(count) {
   let left = count;
-  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-    while (left-- > 0) await redirect();
-  }));
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (left-- > 0) await redirect();
+    }),
+  );
 }
 
 for (let attempt = 0; ; attempt++) {

@@ -26,8 +26,13 @@ async function server(build, name, extraEnv) {
   const port = await freePort();
   process.chdir(build); // the server is started in its own checkout
   const child = start('node', [join(build, 'dist/server.js')], {
-    PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${path}`, BASE_URL: 'http://bench.test',
-    TRUST_PROXY: 'true', LOG_LEVEL: 'warn', ...extraEnv,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${path}`,
+    BASE_URL: 'http://bench.test',
+    TRUST_PROXY: 'true',
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
   });
   await waitForPort(port);
   return { child, port };
@@ -51,7 +56,14 @@ function threadCpu(pid) {
 
 /** One wrk a server, both at once: answered requests of a run over 1000 direct links, the benchmark's traffic. */
 async function wrk(port, seconds) {
-  const spec = { url: `http://127.0.0.1:${port}`, host: 'bench.test', threads: 1, connections: 25, duration: seconds, paths: { prefix: 'd', count: 1000 } };
+  const spec = {
+    url: `http://127.0.0.1:${port}`,
+    host: 'bench.test',
+    threads: 1,
+    connections: 25,
+    duration: seconds,
+    paths: { prefix: 'd', count: 1000 },
+  };
   const { stdout } = await run('wrk', wrkCommand(spec));
   return JSON.parse(stdout.trim().split('\n').pop()).requests;
 }
@@ -71,9 +83,13 @@ for (let i = 0; i < WINDOWS; i++) {
   });
   for (const key of ['main', 'others']) diffs[key].push(us[1][key] - us[0][key]);
   diffs.total.push(us[1].main + us[1].others - us[0].main - us[0].others);
-  console.log(`window ${i + 1}: A ${us[0].main.toFixed(1)} + ${us[0].others.toFixed(1)} µs/req (${requests[0]} req), B ${us[1].main.toFixed(1)} + ${us[1].others.toFixed(1)} µs/req (${requests[1]} req)`);
+  console.log(
+    `window ${i + 1}: A ${us[0].main.toFixed(1)} + ${us[0].others.toFixed(1)} µs/req (${requests[0]} req), B ${us[1].main.toFixed(1)} + ${us[1].others.toFixed(1)} µs/req (${requests[1]} req)`,
+  );
 }
 await Promise.all(servers.map((s) => stop(s.child)));
 rmSync(dir, { recursive: true, force: true });
 const show = (values) => `${median(values).toFixed(1)} (windows: ${values.map((v) => v.toFixed(1)).join(' ')})`;
-console.log(`B − A, median µs a request: main thread ${show(diffs.main)}; other threads (writer, GC) ${show(diffs.others)}; whole server ${show(diffs.total)}`);
+console.log(
+  `B − A, median µs a request: main thread ${show(diffs.main)}; other threads (writer, GC) ${show(diffs.others)}; whole server ${show(diffs.total)}`,
+);

@@ -38,8 +38,13 @@ function seed(name, links, clicks = 0) {
 async function server(db, env = {}) {
   const port = await freePort();
   const child = start('node', ['dist/server.js'], {
-    PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${db.path}`, BASE_URL: `http://${HOST}`,
-    TRUST_PROXY: 'true', LOG_LEVEL: 'warn', ...env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${db.path}`,
+    BASE_URL: `http://${HOST}`,
+    TRUST_PROXY: 'true',
+    LOG_LEVEL: 'warn',
+    ...env,
   });
   await waitForPort(port);
   return { child, port, db, served: 0, unanswered: 0, settles: true };
@@ -82,8 +87,13 @@ async function compare(name, baseline, target, spec) {
   const pick = (runs, key) => median(runs.map((r) => r[key]));
   const row = {
     scenario: name,
-    rps: pick(b, 'rps'), p50: pick(b, 'p50'), p99: pick(b, 'p99'), cpuUs: pick(b, 'cpuUs'), rss: Math.max(...b.map((r) => r.rss)),
-    baseRps: pick(a, 'rps'), baseCpuUs: pick(a, 'cpuUs'),
+    rps: pick(b, 'rps'),
+    p50: pick(b, 'p50'),
+    p99: pick(b, 'p99'),
+    cpuUs: pick(b, 'cpuUs'),
+    rss: Math.max(...b.map((r) => r.rss)),
+    baseRps: pick(a, 'rps'),
+    baseCpuUs: pick(a, 'cpuUs'),
     errors: b.reduce((n, r) => n + r.errors + (r.requests - r.ok), 0),
   };
   row.ratio = row.rps / row.baseRps;
@@ -101,8 +111,12 @@ async function clicksLost(target) {
   const { code } = await stop(target.child);
   if (code !== 0) throw new Error(`server exited with ${code} on SIGTERM`);
   const db = new Database(target.db.path, { readonly: true });
-  const { recorded } = db.prepare(`SELECT COALESCE(SUM(clicks), 0) AS recorded FROM click_summaries
-    WHERE target_kind = 'link' AND target_id <> ?`).get(target.db.statsLinkId);
+  const { recorded } = db
+    .prepare(
+      `SELECT COALESCE(SUM(clicks), 0) AS recorded FROM click_summaries
+    WHERE target_kind = 'link' AND target_id <> ?`,
+    )
+    .get(target.db.statsLinkId);
   db.close();
   return { lost: Math.max(0, target.served - recorded), extra: Math.max(0, recorded - target.served), unanswered: target.unanswered };
 }
@@ -110,11 +124,19 @@ async function clicksLost(target) {
 const add = (x, y) => ({ lost: x.lost + y.lost, extra: x.extra + y.extra, unanswered: x.unanswered + y.unanswered });
 
 const basePort = await freePort();
-const baseline = { child: start('node', ['bench/baseline.mjs'], { PORT: String(basePort) }), port: basePort, served: 0, unanswered: 0, settles: false };
+const baseline = {
+  child: start('node', ['bench/baseline.mjs'], { PORT: String(basePort) }),
+  port: basePort,
+  served: 0,
+  unanswered: 0,
+  settles: false,
+};
 await waitForPort(basePort);
 
 const names = {
-  direct: 'direct, 1k links', grown: `direct, ${BIG / 1000}k links`, zipf: `Zipf s=1, ${BIG / 1000}k links`,
+  direct: 'direct, 1k links',
+  grown: `direct, ${BIG / 1000}k links`,
+  zipf: `Zipf s=1, ${BIG / 1000}k links`,
   targeted: 'device+geo+language targets',
 };
 const small = await server(seed('small', 1000));
@@ -130,12 +152,18 @@ await compare('with parameters', baseline, small, { paths: { prefix: 'p', count:
 
 // Latency of the statistics read itself: a few concurrent callers, not a saturating flood (at 50
 // connections p99 measures the queue in front of a busy server, not the read).
-const stats = await measure(big, { connections: STATS_CONNECTIONS, path: `/api/url/${big.db.statsLinkId}`, headers: { authorization: `Bearer ${big.db.apiKey}` } },
-  { amount: QUICK ? 1000 : 5000, duration: QUICK ? 1 : 3 });
+const stats = await measure(
+  big,
+  { connections: STATS_CONNECTIONS, path: `/api/url/${big.db.statsLinkId}`, headers: { authorization: `Bearer ${big.db.apiKey}` } },
+  { amount: QUICK ? 1000 : 5000, duration: QUICK ? 1 : 3 },
+);
 // The whole account's clicks by day over the 90 days kept hourly, for the account holding every link.
 const day = (ago) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
-const series = await measure(big, { connections: STATS_CONNECTIONS, path: `/api/stats/clicks?from=${day(89)}&to=${day(0)}`, headers: { authorization: `Bearer ${big.db.apiKey}` } },
-  { amount: QUICK ? 1000 : 5000, duration: QUICK ? 1 : 3 });
+const series = await measure(
+  big,
+  { connections: STATS_CONNECTIONS, path: `/api/stats/clicks?from=${day(89)}&to=${day(0)}`, headers: { authorization: `Bearer ${big.db.apiKey}` } },
+  { amount: QUICK ? 1000 : 5000, duration: QUICK ? 1 : 3 },
+);
 const single = add(await clicksLost(small), await clicksLost(big));
 
 const workers = await server(seed('workers', 1000), { WORKERS: '2' });
@@ -143,10 +171,16 @@ await compare('direct, 1k links, WORKERS=2', baseline, workers, { paths: { prefi
 const clicks = { single, workers: await clicksLost(workers) };
 
 const creator = await server(seed('create', 0), { RATE_LIMIT_MAX: '1000000000' });
-const created = await measure(creator, {
-  method: 'POST', path: '/api/url/add', body: '{"url":"https://example.com/new/[<id>]"}',
-  headers: { authorization: `Bearer ${creator.db.apiKey}`, 'content-type': 'application/json' },
-}, { amount: QUICK ? 2000 : 20_000, duration: QUICK ? 1 : 5 });
+const created = await measure(
+  creator,
+  {
+    method: 'POST',
+    path: '/api/url/add',
+    body: '{"url":"https://example.com/new/[<id>]"}',
+    headers: { authorization: `Bearer ${creator.db.apiKey}`, 'content-type': 'application/json' },
+  },
+  { amount: QUICK ? 2000 : 20_000, duration: QUICK ? 1 : 5 },
+);
 await stop(creator.child);
 await stop(baseline.child);
 rmSync(dir, { recursive: true, force: true });
@@ -155,6 +189,17 @@ const imported = benchImport(QUICK ? 5_000 : 50_000);
 const abuseP99 = await benchAbuse(process.cwd(), QUICK ? 2.5 : 10);
 
 printReport({
-  rows, names, generator: GENERATOR, run: RUN, minutes: (performance.now() - startedAt) / 60_000,
-  created, stats, series, clicks, statsClicks: CLICKS, connections: STATS_CONNECTIONS, imported, abuseP99,
+  rows,
+  names,
+  generator: GENERATOR,
+  run: RUN,
+  minutes: (performance.now() - startedAt) / 60_000,
+  created,
+  stats,
+  series,
+  clicks,
+  statsClicks: CLICKS,
+  connections: STATS_CONNECTIONS,
+  imported,
+  abuseP99,
 });

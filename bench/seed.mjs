@@ -17,14 +17,27 @@ await ctx.close();
 const db = new Database(dbPath);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = OFF');
-const insert = db.prepare(`INSERT INTO links (user_id, alias, long_url, device_targets, geo_targets, language_targets, parameters, created_at, updated_at)
+const insert =
+  db.prepare(`INSERT INTO links (user_id, alias, long_url, device_targets, geo_targets, language_targets, parameters, created_at, updated_at)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
 
 const targets = {
-  device: JSON.stringify([{ device: 'iphone', link: 'https://apps.example.com/ios' }, { device: 'android', link: 'https://apps.example.com/android' }]),
-  geo: JSON.stringify([{ location: 'germany', link: 'https://example.de/' }, { location: 'united kingdom', link: 'https://example.co.uk/' }]),
-  language: JSON.stringify([{ language: 'fr', link: 'https://example.fr/' }, { language: 'es', link: 'https://example.es/' }]),
-  params: JSON.stringify([{ name: 'utm_source', value: 'bench' }, { name: 'utm_medium', value: 'short link' }]),
+  device: JSON.stringify([
+    { device: 'iphone', link: 'https://apps.example.com/ios' },
+    { device: 'android', link: 'https://apps.example.com/android' },
+  ]),
+  geo: JSON.stringify([
+    { location: 'germany', link: 'https://example.de/' },
+    { location: 'united kingdom', link: 'https://example.co.uk/' },
+  ]),
+  language: JSON.stringify([
+    { language: 'fr', link: 'https://example.fr/' },
+    { language: 'es', link: 'https://example.es/' },
+  ]),
+  params: JSON.stringify([
+    { name: 'utm_source', value: 'bench' },
+    { name: 'utm_medium', value: 'short link' },
+  ]),
 };
 
 db.transaction(() => {
@@ -76,6 +89,7 @@ function seedAccountSeries(userId) {
   const nowHour = Math.floor(Date.now() / 3_600_000);
   db.transaction(() => {
     for (let h = nowHour - 90 * 24; h <= nowHour; h++) hour.run(userId, h, 500 + (h % 97), 200 + (h % 31));
-    for (let d = Math.floor(nowHour / 24) - 91 - 3 * 365; d < Math.floor(nowHour / 24) - 90; d++) day.run(userId, d, 12_000 + (d % 89), 5_000 + (d % 13));
+    for (let d = Math.floor(nowHour / 24) - 91 - 3 * 365; d < Math.floor(nowHour / 24) - 90; d++)
+      day.run(userId, d, 12_000 + (d % 89), 5_000 + (d % 13));
   })();
 }

@@ -38,7 +38,9 @@ async function timeStart(dir, index) {
   const began = performance.now();
   const child = spawn(COMMAND[0], COMMAND[1], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'ignore', 'inherit'] });
   let exited = false;
-  child.once('exit', () => { exited = true; });
+  child.once('exit', () => {
+    exited = true;
+  });
   try {
     while (!(await healthy(port))) {
       if (exited) throw new Error('npm start exited before serving');
@@ -47,7 +49,9 @@ async function timeStart(dir, index) {
     }
     return (performance.now() - began) / 1000;
   } finally {
-    try { process.kill(-child.pid, 'SIGTERM'); } catch {}
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {}
     while (!exited) await sleep(25);
   }
 }

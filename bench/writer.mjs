@@ -13,7 +13,11 @@ import { IPS, REFERERS, USER_AGENTS } from './lib/browser.mjs';
 const [dir = '.', visitLog = '1', links = '1000'] = process.argv.slice(2);
 const build = resolve(dir);
 const LINKS = Number(links);
-const { N = 17_000, WARM = 20, TIMED = 30 } = Object.fromEntries(['N', 'WARM', 'TIMED'].filter((k) => process.env[k]).map((k) => [k, Number(process.env[k])]));
+const {
+  N = 17_000,
+  WARM = 20,
+  TIMED = 30,
+} = Object.fromEntries(['N', 'WARM', 'TIMED'].filter((k) => process.env[k]).map((k) => [k, Number(process.env[k])]));
 const tmp = mkdtempSync(join(tmpdir(), 'redirectory-writer-'));
 const path = join(tmp, 'writer.db');
 // The build's own seed: links d0… get ids 1…LINKS, owned by account 1.
@@ -51,4 +55,6 @@ rmSync(tmp, { recursive: true, force: true });
 ms.sort((a, b) => a - b);
 const mean = ms.reduce((a, b) => a + b, 0) / ms.length;
 const at = (q) => ms[Math.floor(q * (ms.length - 1))].toFixed(1);
-console.log(`writer ${build} log=${visitLog} links=${LINKS}: CPU ms per batch of ${N} visits: p10 ${at(0.1)} median ${at(0.5)} mean ${mean.toFixed(1)} (${(mean * 1000 / N).toFixed(2)} µs a visit)`);
+console.log(
+  `writer ${build} log=${visitLog} links=${LINKS}: CPU ms per batch of ${N} visits: p10 ${at(0.1)} median ${at(0.5)} mean ${mean.toFixed(1)} (${((mean * 1000) / N).toFixed(2)} µs a visit)`,
+);

@@ -34,14 +34,21 @@ export const STEPS = {
   },
   // The dashboard imports the server's schema types, so its type check reads src/ too.
   'web-types': { inputs: ['web', 'src'], command: () => [TSC, '-p', 'web/tsconfig.json'] },
-  web: { inputs: ['web'], entry: 'web/index.html', command: () => [join(ROOT, 'web', 'build.mjs')], env: (out) => ({ WEB_OUT_DIR: join(out, 'web') }) },
+  web: {
+    inputs: ['web'],
+    entry: 'web/index.html',
+    command: () => [join(ROOT, 'web', 'build.mjs')],
+    env: (out) => ({ WEB_OUT_DIR: join(out, 'web') }),
+  },
 };
 
 function files(path) {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (!stat) return [];
   if (!stat.isDirectory()) return [path];
-  return readdirSync(path).sort().flatMap((name) => files(join(path, name)));
+  return readdirSync(path)
+    .sort()
+    .flatMap((name) => files(join(path, name)));
 }
 
 /** Content hashes, not times: a fresh clone or a checkout of the same commit is up to date. */
@@ -51,13 +58,15 @@ export function fingerprints(steps = Object.keys(STEPS)) {
     if (!hashes.has(file)) hashes.set(file, createHash('sha256').update(readFileSync(file)).digest('hex'));
     return hashes.get(file);
   };
-  return Object.fromEntries(steps.map((step) => {
-    const hash = createHash('sha256');
-    for (const file of [...STEPS[step].inputs, ...COMMON].flatMap((input) => files(join(ROOT, input)))) {
-      hash.update(`${relative(ROOT, file)}\0${hashOf(file)}\n`);
-    }
-    return [step, hash.digest('hex')];
-  }));
+  return Object.fromEntries(
+    steps.map((step) => {
+      const hash = createHash('sha256');
+      for (const file of [...STEPS[step].inputs, ...COMMON].flatMap((input) => files(join(ROOT, input)))) {
+        hash.update(`${relative(ROOT, file)}\0${hashOf(file)}\n`);
+      }
+      return [step, hash.digest('hex')];
+    }),
+  );
 }
 
 function readStamp(dir) {
@@ -107,7 +116,11 @@ function touchLock() {
 
 function run(args, env, quiet) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'] });
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'],
+    });
     let output = '';
     child.stdout?.on('data', (chunk) => void (output += chunk));
     child.stderr?.on('data', (chunk) => void (output += chunk));
@@ -205,7 +218,11 @@ async function main(argv) {
   const steps = argv.filter((a) => !a.startsWith('--'));
   const unknown = steps.filter((s) => !(s in STEPS));
   if (unknown.length > 0) throw new Error(`build: unknown step ${unknown.join(', ')} (steps: ${Object.keys(STEPS).join(', ')})`);
-  const { built, waited, ms } = await ensureBuilt({ steps: steps.length > 0 ? steps : undefined, force: flags.has('--force'), tolerant: flags.has('--tolerant') });
+  const { built, waited, ms } = await ensureBuilt({
+    steps: steps.length > 0 ? steps : undefined,
+    force: flags.has('--force'),
+    tolerant: flags.has('--tolerant'),
+  });
   const seconds = (ms / 1000).toFixed(ms < 1000 ? 2 : 1);
   const done = waited ? `after waiting for another build, ${seconds} s` : `checked in ${seconds} s`;
   console.error(built.length === 0 ? `build: dist/ is up to date (${done})` : `build: built ${built.join(', ')} in ${seconds} s`);

@@ -50,8 +50,21 @@ import { DOCS_LOGO, DOCS_THEME, DOCS_UI_CONFIG } from './lib/docs-theme.js';
 import { RedisRateLimitStore } from './http/redis-rate-limit.js';
 
 /** The /api features in the order they register: the order of the OpenAPI document's paths. */
-const API_FEATURES: Feature[] = [apiKeyRoutes, activityRoutes, domainRoutes, customPageRoutes, campaignRoutes, channelRoutes, linkRoutes, pixelRoutes, qrRoutes, seriesRoutes,
-  visitRoutes, linkCsvRoutes, seriesExportRoutes];
+const API_FEATURES: Feature[] = [
+  apiKeyRoutes,
+  activityRoutes,
+  domainRoutes,
+  customPageRoutes,
+  campaignRoutes,
+  channelRoutes,
+  linkRoutes,
+  pixelRoutes,
+  qrRoutes,
+  seriesRoutes,
+  visitRoutes,
+  linkCsvRoutes,
+  seriesExportRoutes,
+];
 
 export interface AppOptions {
   rateLimitStore?: RateLimitStore;
@@ -83,21 +96,27 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerErrorHandler(app);
   await registerDocs(app, ctx);
 
-  const store = options.rateLimitStore
-    ?? (ctx.redis ? new RedisRateLimitStore(ctx.redis, ctx.config.REDIS_PREFIX, ctx.log) : new MemoryRateLimitStore());
+  const store =
+    options.rateLimitStore ?? (ctx.redis ? new RedisRateLimitStore(ctx.redis, ctx.config.REDIS_PREFIX, ctx.log) : new MemoryRateLimitStore());
   app.addHook('onClose', () => store.close());
   // The gate and the scope stamps are hooks of this scope: registered first, they cover every feature in it.
-  await app.register(async (api) => {
-    api.addHook('onRequest', apiGate(ctx, store, (key) => accountByApiKey(ctx, key), sessionLookup(ctx)));
-    scopeRoutes(api);
-    // Account changes end sessions, which the session feature owns: wired here, as session imports account.
-    await api.register(accountRoutes, { ctx, endSessions: (userId, keep) => endOtherSessions(ctx, userId, keep) });
-    for (const feature of API_FEATURES) await api.register(feature, { ctx });
-    await api.register(sessionRoutes, { ctx, store });
-    // `/api` itself is no endpoint, but without this the public `/:alias` route would answer it with a page.
-    api.all('/', { config: { scope: 'any' } satisfies GateConfig, schema: { hide: true } }, (_req, reply) => reply.callNotFound());
-    await api.register(linkImportRoutes, { ctx }); // last in the API document, as ever
-  }, { prefix: '/api' });
+  await app.register(
+    async (api) => {
+      api.addHook(
+        'onRequest',
+        apiGate(ctx, store, (key) => accountByApiKey(ctx, key), sessionLookup(ctx)),
+      );
+      scopeRoutes(api);
+      // Account changes end sessions, which the session feature owns: wired here, as session imports account.
+      await api.register(accountRoutes, { ctx, endSessions: (userId, keep) => endOtherSessions(ctx, userId, keep) });
+      for (const feature of API_FEATURES) await api.register(feature, { ctx });
+      await api.register(sessionRoutes, { ctx, store });
+      // `/api` itself is no endpoint, but without this the public `/:alias` route would answer it with a page.
+      api.all('/', { config: { scope: 'any' } satisfies GateConfig, schema: { hide: true } }, (_req, reply) => reply.callNotFound());
+      await api.register(linkImportRoutes, { ctx }); // last in the API document, as ever
+    },
+    { prefix: '/api' },
+  );
 
   await announceSetup(ctx);
   await reportDuplicateEmails(ctx);
@@ -108,7 +127,12 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
   // The public pages' sheet, for the dashboard's previews (the pages inline it under a CSP hash); no alias has a dot.
   app.get(PAGE_STYLE_PATH, { schema: { hide: true } }, async (_req, reply) =>
-    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').header('x-content-type-options', 'nosniff').send(PAGE_STYLE));
+    reply
+      .type('text/css; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .header('x-content-type-options', 'nosniff')
+      .send(PAGE_STYLE),
+  );
   // The public side's body rules, for every path outside /api and unrouted ones. Added here, after /api and before
   // the public features: a scope copies its parent's hooks when it is registered.
   app.addHook('onRequest', publicBodyGate());

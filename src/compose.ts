@@ -4,7 +4,15 @@ import { itemSources } from './features/channels/ports.js';
 import { bioAliasesTaken, bioItemSource, ownsPage } from './features/custom-pages/public.js';
 import { domainLinks } from './features/domains/ports.js';
 import {
-  campaignLinkIds, countLinksOn, forgetAccountLinks, invalidateLinks, linkIdsOf, linkItemSource, linkSummaries, noLinkOn, ownsLink,
+  campaignLinkIds,
+  countLinksOn,
+  forgetAccountLinks,
+  invalidateLinks,
+  linkIdsOf,
+  linkItemSource,
+  linkSummaries,
+  noLinkOn,
+  ownsLink,
 } from './features/links/access.js';
 import { linkNeighbours } from './features/links/ports.js';
 import { pixelLinks } from './features/pixels/ports.js';

@@ -100,7 +100,9 @@ function finish(env: Env): Config {
     DEFAULT_HOST: defaultHost,
     DASHBOARD_ORIGIN: dashboard.origin,
     DASHBOARD_HOST: dashboard.host,
-    DOMAIN_DNS_TARGETS: env.DOMAIN_DNS_TARGETS.split(',').map((s) => s.trim()).filter(Boolean),
+    DOMAIN_DNS_TARGETS: env.DOMAIN_DNS_TARGETS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     DIALECT: dialect,
     LINK_CACHE_TTL_S: env.LINK_CACHE_TTL_S ?? defaultTtl,
   };

@@ -12,8 +12,11 @@ import { startServer, type TestServer } from './helpers/server.js';
 
 const xRows = (bytes: number) => Buffer.concat([Buffer.from('longurl\n'), Buffer.alloc(bytes - 8, 'x\n')]);
 const sendCsv = (server: TestServer, key: string, body: Buffer | Readable, headers: Record<string, string> = {}) =>
-  request(`${server.url}/api/urls/import`, { method: 'POST', body, headers: { authorization: `Bearer ${key}`, 'content-type': 'text/csv', ...headers } })
-    .then(async (res) => ({ status: res.statusCode, body: await res.body.json() as any }));
+  request(`${server.url}/api/urls/import`, {
+    method: 'POST',
+    body,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'text/csv', ...headers },
+  }).then(async (res) => ({ status: res.statusCode, body: (await res.body.json()) as any }));
 
 describe('an import file over IMPORT_MAX_BYTES', () => {
   let server: TestServer;
@@ -96,11 +99,17 @@ describe('one running import per account', () => {
     const user = await server.user();
     const row = () => {
       const now = nowTimestamp();
-      return server.ctx.db.insertInto('import_jobs').values({ user_id: user.id, status: 'running', format: 'redirectory', created_at: now, updated_at: now })
-        .returning('id').executeTakeFirstOrThrow();
+      return server.ctx.db
+        .insertInto('import_jobs')
+        .values({ user_id: user.id, status: 'running', format: 'redirectory', created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
     };
     const { id } = await row();
-    const second = await row().then(() => null, (error: unknown) => error);
+    const second = await row().then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(isUniqueViolation(second)).toBe(true);
     await server.ctx.db.updateTable('import_jobs').set({ updated_at: '2000-01-01 00:00:00' }).where('id', '=', id).execute();
     const next = await sendCsv(server, user.apiKey, Buffer.from('longurl,alias\nhttps://example.com/after,\n'));
@@ -120,7 +129,7 @@ describe('bulk items with a password', () => {
   const bulk = (key: string, urls: unknown[]) => server.call('POST', '/api/urls/bulk', { key, body: { urls } });
   const locked = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ url: `https://example.com/${tag}/${i}`, password: `pw-${i}` }));
 
-  it('cost one unit of the caller\'s budget each, beyond the call\'s own', async () => {
+  it("cost one unit of the caller's budget each, beyond the call's own", async () => {
     const { apiKey } = await server.user();
     const res = await bulk(apiKey, [...locked(5, 'a'), { url: 'https://example.com/open' }, { url: 'https://example.com/empty', password: '' }]);
     expect(res.status, res.text).toBe(200);

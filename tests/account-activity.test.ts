@@ -33,14 +33,22 @@ describe('the account activity log', () => {
     const user = await server.user();
     await setPassword(server.ctx, user.email, PASSWORD);
     const browser = from('203.0.113.77', MAC_CHROME);
-    expect((await dashboard(server, 'POST', '/api/session', { body: { email: user.email, password: 'wrong password' }, headers: browser })).status).toBe(401);
+    expect(
+      (await dashboard(server, 'POST', '/api/session', { body: { email: user.email, password: 'wrong password' }, headers: browser })).status,
+    ).toBe(401);
     const session = await signInFrom(user.email, browser);
     const tool = from('2001:db8:1234:5678::9', CURL);
-    expect((await server.call('PUT', '/api/account/update', { key: user.apiKey, headers: tool, body: { password: 'another long one' } })).status).toBe(200);
+    expect(
+      (await server.call('PUT', '/api/account/update', { key: user.apiKey, headers: tool, body: { password: 'another long one' } })).status,
+    ).toBe(200);
     const made = await server.call('POST', '/api/key/add', { key: user.apiKey, headers: tool, body: { name: 'backup', scopes: ['*'] } });
     await server.call('PUT', '/api/account/update', { key: made.body.key, headers: tool, body: { email: `x${user.email}` } });
     await server.call('GET', '/api/urls/export', { key: made.body.key, headers: tool });
-    const job = await server.call('POST', '/api/urls/import', { key: made.body.key, headers: { ...tool, 'content-type': 'text/csv' }, rawBody: 'longurl\nhttps://example.com/\n' });
+    const job = await server.call('POST', '/api/urls/import', {
+      key: made.body.key,
+      headers: { ...tool, 'content-type': 'text/csv' },
+      rawBody: 'longurl\nhttps://example.com/\n',
+    });
     expect(job.status, job.text).toBe(200);
     await server.call('DELETE', `/api/key/${made.body.id}/delete`, { key: user.apiKey, headers: tool });
     // The password change by key ended the first session: its sign-out is refused and not recorded.
@@ -54,12 +62,17 @@ describe('the account activity log', () => {
     const cli = { ip: '2001:db8:1234::/48', agent: 'curl' };
     const { result, activity: entries } = await activity(user.apiKey);
     expect(entries.map(({ date: _date, ...rest }) => rest)).toEqual([
-      { event: 'signout_all', via: 'session', ...net }, { event: 'signin', via: 'session', ...net },
-      { event: 'signout', via: 'session', ...net }, { event: 'signin', via: 'session', ...net },
+      { event: 'signout_all', via: 'session', ...net },
+      { event: 'signin', via: 'session', ...net },
+      { event: 'signout', via: 'session', ...net },
+      { event: 'signin', via: 'session', ...net },
       { event: 'key_revoked', via: 'default', ...cli },
-      { event: 'import', via: 'backup', ...cli }, { event: 'export', via: 'backup', ...cli },
-      { event: 'email_changed', via: 'backup', ...cli }, { event: 'key_created', via: 'default', ...cli },
-      { event: 'password_changed', via: 'default', ...cli }, { event: 'signin', via: 'session', ...net },
+      { event: 'import', via: 'backup', ...cli },
+      { event: 'export', via: 'backup', ...cli },
+      { event: 'email_changed', via: 'backup', ...cli },
+      { event: 'key_created', via: 'default', ...cli },
+      { event: 'password_changed', via: 'default', ...cli },
+      { event: 'signin', via: 'session', ...net },
       { event: 'signin_failed', via: 'session', ...net },
     ]);
     expect(result).toBe(12);
@@ -93,7 +106,10 @@ describe('the account activity log', () => {
     const res = await server.call('GET', '/api/account/activity', { key: links.body.key });
     expect([res.status, res.body.code]).toEqual([403, 'scope_missing']);
     const reader = await server.call('POST', '/api/key/add', { key: user.apiKey, body: { name: 'audit', scopes: ['account:read'] } });
-    expect((await activity(reader.body.key)).activity.map((e) => [e.event, e.via])).toEqual([['key_created', 'default'], ['key_created', 'default']]);
+    expect((await activity(reader.body.key)).activity.map((e) => [e.event, e.via])).toEqual([
+      ['key_created', 'default'],
+      ['key_created', 'default'],
+    ]);
   });
 
   it('records only what an update really changed', async () => {
@@ -108,9 +124,19 @@ describe('the account activity log', () => {
   it('forgets entries older than ACTIVITY_LOG_DAYS', async () => {
     const user = await server.user();
     const at = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
-    await server.ctx.db.insertInto('account_activity').values([91, 89].map((days) => ({
-      user_id: user.id, event: 'signin', via: 'session', ip: '', agent: '', created_at: at(days),
-    }))).execute();
+    await server.ctx.db
+      .insertInto('account_activity')
+      .values(
+        [91, 89].map((days) => ({
+          user_id: user.id,
+          event: 'signin',
+          via: 'session',
+          ip: '',
+          agent: '',
+          created_at: at(days),
+        })),
+      )
+      .execute();
     expect(await pruneActivity(server.ctx, 90)).toBeGreaterThanOrEqual(1);
     expect((await activity(user.apiKey)).result).toBe(1);
   });
@@ -118,9 +144,15 @@ describe('the account activity log', () => {
 
 describe('key commands of the CLI', () => {
   const run = promisify(execFile);
-  const cli = async (...args: string[]) => JSON.parse((await run('npx', ['tsx', 'src/cli/main.ts', ...args], {
-    cwd: join(import.meta.dirname, '..'), env: { ...process.env, DATABASE_URL: server.config.DATABASE_URL, BASE_URL: server.config.BASE_URL, LOG_LEVEL: 'silent' },
-  })).stdout);
+  const cli = async (...args: string[]) =>
+    JSON.parse(
+      (
+        await run('npx', ['tsx', 'src/cli/main.ts', ...args], {
+          cwd: join(import.meta.dirname, '..'),
+          env: { ...process.env, DATABASE_URL: server.config.DATABASE_URL, BASE_URL: server.config.BASE_URL, LOG_LEVEL: 'silent' },
+        })
+      ).stdout,
+    );
 
   it('adds a scoped key shown once, lists keys without secrets and revokes one, recorded as cli', async () => {
     const user = await server.user();
@@ -129,12 +161,17 @@ describe('key commands of the CLI', () => {
     expect((await server.call('GET', '/api/urls', { key: made.key })).status).toBe(200);
     expect((await server.call('POST', '/api/url/add', { key: made.key, body: { url: 'https://example.com/' } })).status).toBe(403);
     const listed = await cli('key', 'list', user.email);
-    expect(listed.map((k: { name: string; scopes: string[]; expires: string }) => [k.name, k.scopes, k.expires]))
-      .toEqual([['default', ['*'], ''], ['deploy', ['links:read', 'qr:read'], '2099-01-01 00:00:00']]);
+    expect(listed.map((k: { name: string; scopes: string[]; expires: string }) => [k.name, k.scopes, k.expires])).toEqual([
+      ['default', ['*'], ''],
+      ['deploy', ['links:read', 'qr:read'], '2099-01-01 00:00:00'],
+    ]);
     expect(JSON.stringify(listed)).not.toContain(made.key);
     expect(await cli('key', 'revoke', user.email, String(made.id))).toEqual({ revoked: made.id });
     expect((await server.call('GET', '/api/urls', { key: made.key })).status).toBe(401);
-    expect((await activity(user.apiKey)).activity.map((e) => [e.event, e.via, e.ip, e.agent])).toEqual([['key_revoked', 'cli', '', ''], ['key_created', 'cli', '', '']]);
+    expect((await activity(user.apiKey)).activity.map((e) => [e.event, e.via, e.ip, e.agent])).toEqual([
+      ['key_revoked', 'cli', '', ''],
+      ['key_created', 'cli', '', ''],
+    ]);
   }, 60_000);
 });
 
@@ -154,12 +191,16 @@ describe('a failed record', () => {
 
 describe('what the log keeps of an address and a User-Agent', () => {
   it('keeps an IPv4 /24 or an IPv6 /48, nothing of anything else', () => {
-    expect(['203.0.113.77', '::ffff:198.51.100.4', '2001:db8:1234:5678::1', '2001:DB8::1', 'fe80::1%eth0', '::1', '::ffff:10.0.0.1.5', 'x', ''].map(ipPrefix))
-      .toEqual(['203.0.113.0/24', '198.51.100.0/24', '2001:db8:1234::/48', '2001:db8::/48', 'fe80::/48', '::/48', '', '', '']);
+    expect(
+      ['203.0.113.77', '::ffff:198.51.100.4', '2001:db8:1234:5678::1', '2001:DB8::1', 'fe80::1%eth0', '::1', '::ffff:10.0.0.1.5', 'x', ''].map(
+        ipPrefix,
+      ),
+    ).toEqual(['203.0.113.0/24', '198.51.100.0/24', '2001:db8:1234::/48', '2001:db8::/48', 'fe80::/48', '::/48', '', '', '']);
   });
 
-  it('keeps a browser and OS family or a tool\'s, never versions', () => {
-    expect([MAC_CHROME, UA.iphone, UA.windowsFirefox, CURL, 'python-requests/2.31.0', 'Go-http-client/1.1', 'MyInternalTool-42/1.0', '']
-      .map(agentFamily)).toEqual(['Chrome on macOS', 'Mobile Safari on iOS', 'Firefox on Windows', 'curl', 'Python Requests', 'Go', '', '']);
+  it("keeps a browser and OS family or a tool's, never versions", () => {
+    expect(
+      [MAC_CHROME, UA.iphone, UA.windowsFirefox, CURL, 'python-requests/2.31.0', 'Go-http-client/1.1', 'MyInternalTool-42/1.0', ''].map(agentFamily),
+    ).toEqual(['Chrome on macOS', 'Mobile Safari on iOS', 'Firefox on Windows', 'curl', 'Python Requests', 'Go', '', '']);
   });
 });

@@ -16,14 +16,17 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const register = (email: string) => dashboard(server, 'POST', '/api/session/register', { body: { email, password: PASSWORD } });
-const signIn = (target: TestServer, email: string, password = PASSWORD) =>
-  dashboard(target, 'POST', '/api/session', { body: { email, password } });
+const signIn = (target: TestServer, email: string, password = PASSWORD) => dashboard(target, 'POST', '/api/session', { body: { email, password } });
 
 /** The CLI as a person runs it; resolves to its stderr when it fails. */
 function cliError(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('npx', ['tsx', 'src/cli/main.ts', ...args], { env: { ...process.env, DATABASE_URL: server.config.DATABASE_URL, BASE_URL: server.config.BASE_URL } },
-      (error, stdout, stderr) => (error ? resolve(stderr) : reject(new Error(`the CLI succeeded: ${stdout}`))));
+    execFile(
+      'npx',
+      ['tsx', 'src/cli/main.ts', ...args],
+      { env: { ...process.env, DATABASE_URL: server.config.DATABASE_URL, BASE_URL: server.config.BASE_URL } },
+      (error, stdout, stderr) => (error ? resolve(stderr) : reject(new Error(`the CLI succeeded: ${stdout}`))),
+    );
   });
 }
 
@@ -68,12 +71,16 @@ describe('usernames', () => {
 });
 
 /** Two accounts whose e-mails differ in case only, as the release before case-insensitive e-mails let them be made. */
-const withDuplicates = (url: string) => olderInstall(url, '0012', async (db) => {
-  for (const [email, username, password] of [['dup@x.io', 'dup', 'first password'], ['DUP@x.io', 'dup2', 'second password']]) {
-    await sql`insert into users (email, username, password_hash, api_key_hash, created_at)
+const withDuplicates = (url: string) =>
+  olderInstall(url, '0012', async (db) => {
+    for (const [email, username, password] of [
+      ['dup@x.io', 'dup', 'first password'],
+      ['DUP@x.io', 'dup2', 'second password'],
+    ]) {
+      await sql`insert into users (email, username, password_hash, api_key_hash, created_at)
       values (${email}, ${username}, ${await hashPassword(password!)}, ${`key-${username}`}, '2025-01-01 00:00:00')`.execute(db);
-  }
-});
+    }
+  });
 
 describe('existing duplicates', () => {
   let store: ProcessDb;
@@ -95,14 +102,24 @@ describe('existing duplicates', () => {
     try {
       const report = warnings().find((w) => w.duplicates);
       expect(report?.msg).toContain('differ only in case');
-      expect(report?.duplicates).toEqual([{ email: 'dup@x.io', accounts: [{ id: 1, email: 'dup@x.io' }, { id: 2, email: 'DUP@x.io' }] }]);
+      expect(report?.duplicates).toEqual([
+        {
+          email: 'dup@x.io',
+          accounts: [
+            { id: 1, email: 'dup@x.io' },
+            { id: 2, email: 'DUP@x.io' },
+          ],
+        },
+      ]);
       expect((await signIn(target, 'dup@x.io', 'first password')).body.data.email).toBe('dup@x.io');
       expect((await signIn(target, 'DUP@x.io', 'second password')).body.data.email).toBe('DUP@x.io');
       expect((await signIn(target, 'Dup@X.io', 'first password')).status).toBe(200); // another spelling: the oldest account
       const register = await dashboard(target, 'POST', '/api/session/register', { body: { email: 'dUp@x.io', password: PASSWORD } });
       expect(register.body).toMatchObject({ code: 'email_taken' });
-      expect(await target.ctx.db.selectFrom('users').select(['id', 'email']).orderBy('id').execute())
-        .toEqual([{ id: 1, email: 'dup@x.io' }, { id: 2, email: 'DUP@x.io' }]);
+      expect(await target.ctx.db.selectFrom('users').select(['id', 'email']).orderBy('id').execute()).toEqual([
+        { id: 1, email: 'dup@x.io' },
+        { id: 2, email: 'DUP@x.io' },
+      ]);
       await deleteUserByEmail(target.ctx, 'dup@x.io'); // the administrator settles it
     } finally {
       await target.close();
@@ -111,8 +128,9 @@ describe('existing duplicates', () => {
     try {
       expect(later().filter((w) => w.duplicates)).toEqual([]);
       expect((await signIn(again, 'dup@X.IO', 'second password')).body.data.email).toBe('DUP@x.io');
-      expect((await dashboard(again, 'POST', '/api/session/register', { body: { email: 'dup@x.io', password: PASSWORD } })).body)
-        .toMatchObject({ code: 'email_taken' });
+      expect((await dashboard(again, 'POST', '/api/session/register', { body: { email: 'dup@x.io', password: PASSWORD } })).body).toMatchObject({
+        code: 'email_taken',
+      });
     } finally {
       await again.close();
     }

@@ -57,8 +57,9 @@ describe('a password or e-mail change', () => {
 /** The CLI as a person runs it, on the database of `env`. */
 function cli(env: Record<string, string>, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('npx', ['tsx', 'src/cli/main.ts', ...args], { env: { ...process.env, ...env } },
-      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)));
+    execFile('npx', ['tsx', 'src/cli/main.ts', ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+    );
   });
 }
 
@@ -117,7 +118,10 @@ describe('the first-account setup token', () => {
       const token = (await readSetupToken(fresh.ctx.db))!;
       const user = await fresh.user();
       await deleteUserByEmail(fresh.ctx, user.email);
-      const setup = await fresh.call('POST', '/api/session/setup', { headers: { host: TEST_HOST }, body: { email: 'late@example.com', password: PASSWORD, token } });
+      const setup = await fresh.call('POST', '/api/session/setup', {
+        headers: { host: TEST_HOST },
+        body: { email: 'late@example.com', password: PASSWORD, token },
+      });
       expect(setup.body).toMatchObject({ error: 1, code: 'setup_done' });
     } finally {
       await fresh.close();

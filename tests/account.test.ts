@@ -41,7 +41,10 @@ describe('account', () => {
     const other = await server.user();
     const taken = await server.call('PUT', '/api/account/update', { key, body: { email: other.email } });
     expect(taken.status).toBe(409);
-    const good = await server.call('PUT', '/api/account/update', { key, body: { email: 'new-address@example.com', password: 'long enough pass', unknown: 1 } });
+    const good = await server.call('PUT', '/api/account/update', {
+      key,
+      body: { email: 'new-address@example.com', password: 'long enough pass', unknown: 1 },
+    });
     expect(good.body).toEqual({ error: 0, message: expect.any(String) });
     const after = await server.call('GET', '/api/account', { key });
     expect(after.body.data.email).toBe('new-address@example.com');

@@ -16,8 +16,15 @@ import { accountByApiKey, listApiKeys } from '../src/features/account/keys/servi
 import { processDb, type ProcessDb } from './helpers/process-db.js';
 
 const BEFORE_KEYS: Record<string, Migration> = {
-  '0001-initial': m1, '0002-counters-in-click-stats': m2, '0003-click-summaries': m3, '0004-overlay-email': m4,
-  '0005-canonical-domain-hosts': m5, '0006-click-series': m6, '0007-visit-log': m7, '0008-import-jobs': m8, '0009-sessions': m9,
+  '0001-initial': m1,
+  '0002-counters-in-click-stats': m2,
+  '0003-click-summaries': m3,
+  '0004-overlay-email': m4,
+  '0005-canonical-domain-hosts': m5,
+  '0006-click-series': m6,
+  '0007-visit-log': m7,
+  '0008-import-jobs': m8,
+  '0009-sessions': m9,
 };
 
 let store: ProcessDb;
@@ -39,7 +46,9 @@ async function releaseBeforeKeys(): Promise<void> {
     const { error } = await new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => BEFORE_KEYS } }).migrateToLatest();
     if (error) throw error;
     await sql`insert into users (email, username, password_hash, api_key_hash, created_at)
-      values ('keyed@example.com', 'keyed', 'x', ${sha256(KEY)}, '2025-01-01 00:00:00'), ('bare@example.com', 'bare', 'x', '', '2025-01-02 00:00:00')`.execute(db);
+      values ('keyed@example.com', 'keyed', 'x', ${sha256(KEY)}, '2025-01-01 00:00:00'), ('bare@example.com', 'bare', 'x', '', '2025-01-02 00:00:00')`.execute(
+      db,
+    );
   } finally {
     await db.destroy();
   }

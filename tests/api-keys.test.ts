@@ -29,25 +29,48 @@ describe('API keys', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({
       error: 0,
-      data: { result: 1, keys: [{ id: expect.any(Number), name: 'default', scopes: ['*'], created: expect.stringMatching(TIMESTAMP), lastUsed: expect.stringMatching(TIMESTAMP), expires: '' }] },
+      data: {
+        result: 1,
+        keys: [
+          {
+            id: expect.any(Number),
+            name: 'default',
+            scopes: ['*'],
+            created: expect.stringMatching(TIMESTAMP),
+            lastUsed: expect.stringMatching(TIMESTAMP),
+            expires: '',
+          },
+        ],
+      },
     });
     expect(res.text).not.toContain(user.apiKey);
   });
 
   it('makes a key shown once, listed oldest first, which works for its scopes and is refused the rest with 403 naming the scope', async () => {
     const user = await server.user();
-    const made = await server.call('POST', '/api/key/add', { key: user.apiKey, body: { name: 'zapier', scopes: ['links:read', 'links:write', 'links:read'] } });
+    const made = await server.call('POST', '/api/key/add', {
+      key: user.apiKey,
+      body: { name: 'zapier', scopes: ['links:read', 'links:write', 'links:read'] },
+    });
     expect(made.body).toEqual({ error: 0, id: expect.any(Number), key: expect.any(String) });
     const key = made.body.key as string;
     const list = (await server.call('GET', '/api/keys', { key: user.apiKey })).body.data.keys;
     expect(list.map((k: { name: string; scopes: string[]; lastUsed: string }) => [k.name, k.scopes, k.lastUsed])).toEqual([
-      ['default', ['*'], expect.stringMatching(TIMESTAMP)], ['zapier', ['links:read', 'links:write'], ''],
+      ['default', ['*'], expect.stringMatching(TIMESTAMP)],
+      ['zapier', ['links:read', 'links:write'], ''],
     ]);
     expect(JSON.stringify(list)).not.toContain(key);
     expect((await server.call('POST', '/api/url/add', { key, body: { url: 'https://example.com/scoped' } })).status).toBe(200);
     expect((await server.call('GET', '/api/urls', { key })).status).toBe(200);
-    for (const [method, path, scope] of [['GET', '/api/domains', 'domains:read'], ['GET', '/api/account', 'account:read'], ['POST', '/api/qr/add', 'qr:write'],
-      ['GET', '/api/keys', 'account:write'], ['PUT', '/api/account/update', 'account:write'], ['GET', '/api/visits', 'stats:read'], ['GET', '/api/bio', 'pages:read']]) {
+    for (const [method, path, scope] of [
+      ['GET', '/api/domains', 'domains:read'],
+      ['GET', '/api/account', 'account:read'],
+      ['POST', '/api/qr/add', 'qr:write'],
+      ['GET', '/api/keys', 'account:write'],
+      ['PUT', '/api/account/update', 'account:write'],
+      ['GET', '/api/visits', 'stats:read'],
+      ['GET', '/api/bio', 'pages:read'],
+    ]) {
       const res = await server.call(method!, path!, { key, body: method === 'GET' ? undefined : {} });
       expect(res.status, path).toBe(403);
       expect(res.body, path).toEqual({ error: 1, code: 'scope_missing', message: expect.stringContaining(scope!) });
@@ -56,7 +79,8 @@ describe('API keys', () => {
 
   it('writes lastUsed at most once a minute per key', async () => {
     const user = await server.user();
-    const lastUsed = async () => (await server.ctx.db.selectFrom('api_keys').select('last_used_at').where('user_id', '=', user.id).executeTakeFirstOrThrow()).last_used_at;
+    const lastUsed = async () =>
+      (await server.ctx.db.selectFrom('api_keys').select('last_used_at').where('user_id', '=', user.id).executeTakeFirstOrThrow()).last_used_at;
     const setLastUsed = (at: string) => server.ctx.db.updateTable('api_keys').set({ last_used_at: at }).where('user_id', '=', user.id).execute();
     await setLastUsed(inSeconds(-30));
     const recent = await lastUsed();
@@ -81,14 +105,27 @@ describe('API keys', () => {
   it('a full key made with * works in every area', async () => {
     const user = await server.user();
     const full = await keyWith(user.apiKey, ['*']);
-    for (const path of ['/api/account', '/api/urls', '/api/qr', '/api/domains', '/api/campaigns', '/api/channels', '/api/pixels', '/api/bio',
-      '/api/splash', '/api/overlay', '/api/visits', '/api/keys', '/api/account/activity']) {
+    for (const path of [
+      '/api/account',
+      '/api/urls',
+      '/api/qr',
+      '/api/domains',
+      '/api/campaigns',
+      '/api/channels',
+      '/api/pixels',
+      '/api/bio',
+      '/api/splash',
+      '/api/overlay',
+      '/api/visits',
+      '/api/keys',
+      '/api/account/activity',
+    ]) {
       expect((await server.call('GET', path, { key: full })).status, path).toBe(200);
     }
     expect((await server.call('POST', '/api/url/add', { key: full, body: { url: 'https://example.com/full' } })).status).toBe(200);
   });
 
-  it('revokes a key at once; another account\'s key id answers 404 and stays working', async () => {
+  it("revokes a key at once; another account's key id answers 404 and stays working", async () => {
     const [me, them] = [await server.user(), await server.user()];
     const theirs = await server.call('POST', '/api/key/add', { key: them.apiKey, body: { name: 'ci', scopes: ['links:read'] } });
     const foreign = await server.call('DELETE', `/api/key/${theirs.body.id}/delete`, { key: me.apiKey });
@@ -103,7 +140,10 @@ describe('API keys', () => {
 
   it('stops an expired key like an unknown one, and refuses an expiry in the past', async () => {
     const user = await server.user();
-    const past = await server.call('POST', '/api/key/add', { key: user.apiKey, body: { name: 'old', scopes: ['*'], expires: '2001-01-01 00:00:00' } });
+    const past = await server.call('POST', '/api/key/add', {
+      key: user.apiKey,
+      body: { name: 'old', scopes: ['*'], expires: '2001-01-01 00:00:00' },
+    });
     expect([past.status, past.body.code]).toEqual([400, 'invalid_field']);
     const soon = await keyWith(user.apiKey, ['links:read'], { expires: inSeconds(3) });
     expect((await server.call('GET', '/api/urls', { key: soon })).status).toBe(200);
@@ -124,15 +164,21 @@ describe('API keys', () => {
     const longer = await server.call('POST', '/api/key/add', { key: expiring, body: { name: 'forever', scopes: ['account:write'] } });
     expect([longer.status, longer.body.code]).toEqual([400, 'invalid_field']);
     await keyWith(expiring, ['account:write'], { expires: inSeconds(60) });
-    await keyWith(user.apiKey, SCOPES.filter((s) => s !== '*'));
+    await keyWith(
+      user.apiKey,
+      SCOPES.filter((s) => s !== '*'),
+    );
   });
 
   it('refuses unknown or no scopes, bad names and a name already used', async () => {
     const user = await server.user();
     const cases: Array<[Record<string, unknown>, number, string]> = [
-      [{ name: 'x', scopes: ['links:delete'] }, 400, 'scope_invalid'], [{ name: 'x', scopes: [] }, 400, 'scope_invalid'],
-      [{ name: 'x', scopes: 'links:read' }, 400, 'invalid_field'], [{ name: '', scopes: ['*'] }, 400, 'invalid_field'],
-      [{ name: 'n'.repeat(65), scopes: ['*'] }, 400, 'invalid_field'], [{ name: 'default', scopes: ['*'] }, 409, 'key_name_taken'],
+      [{ name: 'x', scopes: ['links:delete'] }, 400, 'scope_invalid'],
+      [{ name: 'x', scopes: [] }, 400, 'scope_invalid'],
+      [{ name: 'x', scopes: 'links:read' }, 400, 'invalid_field'],
+      [{ name: '', scopes: ['*'] }, 400, 'invalid_field'],
+      [{ name: 'n'.repeat(65), scopes: ['*'] }, 400, 'invalid_field'],
+      [{ name: 'default', scopes: ['*'] }, 409, 'key_name_taken'],
       [{ name: 'x', scopes: ['*'], expires: 'tomorrow' }, 400, 'invalid_field'],
     ];
     for (const [body, status, code] of cases) {
@@ -151,7 +197,10 @@ describe('API keys', () => {
     expect((await server.call('GET', '/api/account', { key: user.apiKey })).status).toBe(401);
     expect((await server.call('GET', '/api/visits', { key: made.body.key })).status).toBe(200);
     const keys = (await server.call('GET', '/api/keys', { key: rotated.body.data.apiKey })).body.data.keys;
-    expect(keys.map((k: { name: string; scopes: string[] }) => [k.name, k.scopes])).toEqual([['ci', ['stats:read']], ['default', ['*']]]);
+    expect(keys.map((k: { name: string; scopes: string[] }) => [k.name, k.scopes])).toEqual([
+      ['ci', ['stats:read']],
+      ['default', ['*']],
+    ]);
     expect((await dashboard(server, 'DELETE', `/api/key/${made.body.id}/delete`, { session: user })).status).toBe(200);
   });
 });
@@ -180,10 +229,20 @@ describe('every API route is scoped', () => {
         seen.push(`${method} ${path} ${scope ?? op['x-auth']}`);
       }
     }
-    expect(seen).toEqual(expect.arrayContaining([
-      'get /api/urls links:read', 'post /api/url/add links:write', 'post /api/account account:read', 'get /api/keys account:write',
-      'put /api/account/update account:write', 'post /api/account/key session', 'get /api/url/{id}/clicks stats:read',
-      'post /api/bio/add pages:write', 'get /api/overlay pages:read', 'get /api/account/activity account:read', 'post /api/session none',
-    ]));
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        'get /api/urls links:read',
+        'post /api/url/add links:write',
+        'post /api/account account:read',
+        'get /api/keys account:write',
+        'put /api/account/update account:write',
+        'post /api/account/key session',
+        'get /api/url/{id}/clicks stats:read',
+        'post /api/bio/add pages:write',
+        'get /api/overlay pages:read',
+        'get /api/account/activity account:read',
+        'post /api/session none',
+      ]),
+    );
   });
 });

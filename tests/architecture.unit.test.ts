@@ -25,7 +25,10 @@ const ALLOWED: Record<string, string[]> = {
   features: ['lib', 'db', 'config.ts', 'context.ts', 'clicks', 'cache', 'http', 'features', 'infra'],
 };
 
-interface Edge { from: string; to: string }
+interface Edge {
+  from: string;
+  to: string;
+}
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -145,15 +148,18 @@ function templateEnd(text: string, at: number): number {
     const c = text[i];
     if (c === '\\') i++;
     else if (depth === 0 && c === '`') return i;
-    else if (c === '$' && text[i + 1] === '{') { depth++; i++; }
-    else if (depth > 0 && c === '{') depth++;
+    else if (c === '$' && text[i + 1] === '{') {
+      depth++;
+      i++;
+    } else if (depth > 0 && c === '{') depth++;
     else if (depth > 0 && c === '}') depth--;
     else if (depth > 0 && c === '`') i = templateEnd(text, i + 1);
   }
   return text.length;
 }
 
-const BUILDER = /\b(?:selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin|crossJoin|table)\(\s*'(\w+)/g;
+const BUILDER =
+  /\b(?:selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin|crossJoin|table)\(\s*'(\w+)/g;
 const RAW_TAG = /\bsql(?:<[^>`]*>)?`/g;
 const RAW_TABLE = /\b(?:from|join|into|update)\s+"?(\w+)"?/gi;
 
@@ -192,7 +198,8 @@ describe('table ownership', () => {
 
   it('a module names only the tables it owns', () => {
     const foreign = named.flatMap(({ path, tables: used }) =>
-      [...used].filter((table) => !path.startsWith(TABLE_OWNERS[table]!)).map((table) => `${path} names ${table} (owner: ${TABLE_OWNERS[table]})`));
+      [...used].filter((table) => !path.startsWith(TABLE_OWNERS[table]!)).map((table) => `${path} names ${table} (owner: ${TABLE_OWNERS[table]})`),
+    );
     expect(foreign).toEqual([]);
   });
 });
@@ -211,17 +218,29 @@ const INVALIDATORS: Record<string, Record<string, string[]>> = {
 const NAMED_IMPORT = /\b(?:import|export)\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'(\.{1,2}\/[^']+)'/g;
 
 describe('cache invalidation', () => {
-  const uses = sourceFiles(SRC).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(NAMED_IMPORT)].flatMap((m) => {
-    const from = relative(SRC, file);
-    const to = relative(SRC, resolve(dirname(file), m[2]!.replace(/\.js$/, '.ts')));
-    return m[1]!.split(',').map((name) => ({ from, to, name: name.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]! })).filter((u) => u.name);
-  }));
+  const uses = sourceFiles(SRC).flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(NAMED_IMPORT)].flatMap((m) => {
+      const from = relative(SRC, file);
+      const to = relative(SRC, resolve(dirname(file), m[2]!.replace(/\.js$/, '.ts')));
+      return m[1]!
+        .split(',')
+        .map((name) => ({
+          from,
+          to,
+          name: name
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0]!,
+        }))
+        .filter((u) => u.name);
+    }),
+  );
 
   it('finds the invalidation calls it checks', () => {
     expect(uses).toContainEqual({ from: 'features/qr/service.ts', to: 'cache/public-cache.ts', name: 'invalidateQr' });
   });
 
-  it("only the owner of the rows behind a cache key imports the function that drops it", () => {
+  it('only the owner of the rows behind a cache key imports the function that drops it', () => {
     const wrong = uses.filter(({ from, to, name }) => {
       const owners = INVALIDATORS[to]?.[name] ?? INVALIDATORS[to]?.['*'];
       return owners !== undefined && from !== to && !owners.some((owner) => from.startsWith(owner));

@@ -4,27 +4,31 @@ import { BoundedCache, ExpiringCache } from '../src/lib/bounded-cache.js';
 
 describe('BoundedCache', () => {
   it('never holds more than max entries or maxWeight, and keeps what was just used', () => {
-    fc.assert(fc.property(
-      fc.array(fc.tuple(fc.constantFrom('get', 'set', 'delete'), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 30 })), { maxLength: 300 }),
-      (ops) => {
-        const cache = new BoundedCache<number, number>(10, { maxWeight: 100, weigh: (w) => w });
-        const lastSet = new Map<number, number>(); // get() would move entries, so weights are summed from here
-        for (const [op, key, weight] of ops) {
-          if (op === 'set') {
-            cache.set(key, weight);
-            lastSet.set(key, weight);
-            expect(cache.get(key)).toBe(weight); // weights up to 30 fit in half of 100
-          } else if (op === 'delete') {
-            cache.delete(key);
-            expect(cache.get(key)).toBeUndefined();
-          } else {
-            cache.get(key);
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('get', 'set', 'delete'), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 30 })), {
+          maxLength: 300,
+        }),
+        (ops) => {
+          const cache = new BoundedCache<number, number>(10, { maxWeight: 100, weigh: (w) => w });
+          const lastSet = new Map<number, number>(); // get() would move entries, so weights are summed from here
+          for (const [op, key, weight] of ops) {
+            if (op === 'set') {
+              cache.set(key, weight);
+              lastSet.set(key, weight);
+              expect(cache.get(key)).toBe(weight); // weights up to 30 fit in half of 100
+            } else if (op === 'delete') {
+              cache.delete(key);
+              expect(cache.get(key)).toBeUndefined();
+            } else {
+              cache.get(key);
+            }
+            expect(cache.size).toBeLessThanOrEqual(10);
+            expect(cache.keys().reduce((sum, k) => sum + lastSet.get(k)!, 0)).toBeLessThanOrEqual(100);
           }
-          expect(cache.size).toBeLessThanOrEqual(10);
-          expect(cache.keys().reduce((sum, k) => sum + lastSet.get(k)!, 0)).toBeLessThanOrEqual(100);
-        }
-      },
-    ));
+        },
+      ),
+    );
   });
 
   it('keeps a used entry through a turnover and tells onEvict of forgotten ones only', () => {

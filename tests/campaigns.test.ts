@@ -27,7 +27,12 @@ describe('campaign add', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['campaign', 'domain', 'error', 'id', 'list', 'public', 'rotator']);
     expect(res.body).toEqual({
-      error: 0, id: expect.any(Number), domain: 'Spring Sale 2024!', campaign: 'Spring Sale 2024!', public: false, rotator: false,
+      error: 0,
+      id: expect.any(Number),
+      domain: 'Spring Sale 2024!',
+      campaign: 'Spring Sale 2024!',
+      public: false,
+      rotator: false,
       list: `${base}/u/${me.username}/spring-sale-2024-${res.body.id}`,
     });
   });
@@ -54,12 +59,20 @@ describe('campaign add', () => {
 
   it('refuses bad input with 400 naming the problem', async () => {
     for (const [body, word] of [
-      [{ name: 'x', slug: 'ab' }, 'slug'], [{ name: 'x', slug: 'has space' }, 'slug'], [{ name: 'x', slug: 'a/b/c' }, 'slug'],
-      [{ name: 5 }, 'name'], [{ name: 'x', public: 'yes' }, 'public'], [{ name: 'x'.repeat(101) }, 'name'],
+      [{ name: 'x', slug: 'ab' }, 'slug'],
+      [{ name: 'x', slug: 'has space' }, 'slug'],
+      [{ name: 'x', slug: 'a/b/c' }, 'slug'],
+      [{ name: 5 }, 'name'],
+      [{ name: 'x', public: 'yes' }, 'public'],
+      [{ name: 'x'.repeat(101) }, 'name'],
     ] as const) {
       const res = await add(me.apiKey, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body).toEqual({ error: 1, message: expect.stringContaining(word), code: expect.stringMatching(/_invalid$|^invalid_field$|^name_required$/) });
+      expect(res.body).toEqual({
+        error: 1,
+        message: expect.stringContaining(word),
+        code: expect.stringMatching(/_invalid$|^invalid_field$|^name_required$/),
+      });
     }
   });
 
@@ -89,7 +102,11 @@ describe('campaign list', () => {
     expect(res.body).toEqual({
       error: '0',
       data: {
-        result: 1, perpage: 10, currentpage: 1, nextpage: 0, maxpage: 1,
+        result: 1,
+        perpage: 10,
+        currentpage: 1,
+        nextpage: 0,
+        maxpage: 1,
         campaigns: [{ id: made.body.id, name: 'Listed', public: false, rotator: made.body.rotator, list: made.body.list }],
       },
     });
@@ -112,7 +129,13 @@ describe('campaign update', () => {
     expect(renamed.status).toBe(200);
     expect(Object.keys(renamed.body).sort()).toEqual(['campaign', 'domain', 'error', 'id', 'list', 'public', 'rotator']);
     expect(renamed.body).toEqual({
-      error: 0, id, domain: 'After', campaign: 'After', public: true, rotator: `${base}/r/before-slug`, list: `${base}/u/${me.username}/before-slug-${id}`,
+      error: 0,
+      id,
+      domain: 'After',
+      campaign: 'After',
+      public: true,
+      rotator: `${base}/r/before-slug`,
+      list: `${base}/u/${me.username}/before-slug-${id}`,
     });
     const cleared = await server.call('PUT', `/api/campaign/${id}/update`, { key: me.apiKey, body: { name: 'After', slug: '', public: false } });
     expect(cleared.body).toMatchObject({ rotator: false, public: false, list: `${base}/u/${me.username}/after-${id}` });
@@ -249,9 +272,14 @@ describe('rotator /r/{slug}', () => {
     await spread('via-links-api', 2); // cached now
     const added = await server.call('POST', '/api/url/add', { key: me.apiKey, body: { url: 'https://example.com/joined-on-add', campaign: id } });
     expect(added.status).toBe(200);
-    expect([...(await spread('via-links-api', 6)).keys()].sort()).toEqual([...links.map((l) => l.longUrl), 'https://example.com/joined-on-add'].sort());
+    expect([...(await spread('via-links-api', 6)).keys()].sort()).toEqual(
+      [...links.map((l) => l.longUrl), 'https://example.com/joined-on-add'].sort(),
+    );
     const other = await add(me.apiKey, { name: 'Elsewhere', slug: 'elsewhere' });
-    const moved = await server.call('PUT', `/api/url/${added.body.id}/update`, { key: me.apiKey, body: { url: 'https://example.com/joined-on-add', campaign: other.body.id } });
+    const moved = await server.call('PUT', `/api/url/${added.body.id}/update`, {
+      key: me.apiKey,
+      body: { url: 'https://example.com/joined-on-add', campaign: other.body.id },
+    });
     expect(moved.status).toBe(200);
     expect([...(await spread('via-links-api', 4)).keys()].sort()).toEqual(links.map((l) => l.longUrl).sort());
   });
@@ -333,8 +361,11 @@ describe('public list /u/{username}/{slug}-{id}', () => {
     const shown = await add(me.apiKey, { name: 'Shown', public: true });
     const id = shown.body.id;
     for (const path of [
-      new URL(hidden.body.list).pathname, `/u/${other.username}/shown-${id}`, `/u/${me.username}/wrong-${id}`,
-      `/u/${me.username}/shown-999999`, `/u/${me.username}/shown`,
+      new URL(hidden.body.list).pathname,
+      `/u/${other.username}/shown-${id}`,
+      `/u/${me.username}/wrong-${id}`,
+      `/u/${me.username}/shown-999999`,
+      `/u/${me.username}/shown`,
     ]) {
       const res = await server.visit(path);
       expect(res.status, path).toBe(404);

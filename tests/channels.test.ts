@@ -55,7 +55,14 @@ describe('channel add and list', () => {
     const res = await server.call('GET', '/api/channels', { key: user.apiKey });
     expect(res.body).toEqual({
       error: '0',
-      data: { result: 1, perpage: 15, currentpage: 1, nextpage: 0, maxpage: 1, channels: [{ id: made.body.id, name: 'Only', description: '', color: '#000000', starred: false }] },
+      data: {
+        result: 1,
+        perpage: 15,
+        currentpage: 1,
+        nextpage: 0,
+        maxpage: 1,
+        channels: [{ id: made.body.id, name: 'Only', description: '', color: '#000000', starred: false }],
+      },
     });
   });
 
@@ -69,12 +76,21 @@ describe('channel add and list', () => {
 
   it('refuses bad input with 400 and a taken name with 409', async () => {
     for (const [body, word] of [
-      [{}, 'name'], [{ name: '  ' }, 'name'], [{ name: 'x', color: 'red' }, 'color'], [{ name: 'x', color: '#12345' }, 'color'],
-      [{ name: 'x', color: '#GGGGGG' }, 'color'], [{ name: 'x', starred: 'yes' }, 'starred'], [{ name: 'x', description: 'd'.repeat(1001) }, 'description'],
+      [{}, 'name'],
+      [{ name: '  ' }, 'name'],
+      [{ name: 'x', color: 'red' }, 'color'],
+      [{ name: 'x', color: '#12345' }, 'color'],
+      [{ name: 'x', color: '#GGGGGG' }, 'color'],
+      [{ name: 'x', starred: 'yes' }, 'starred'],
+      [{ name: 'x', description: 'd'.repeat(1001) }, 'description'],
     ] as const) {
       const res = await addChannel(me.apiKey, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body).toEqual({ error: 1, message: expect.stringContaining(word), code: expect.stringMatching(/_invalid$|^invalid_field$|^name_required$/) });
+      expect(res.body).toEqual({
+        error: 1,
+        message: expect.stringContaining(word),
+        code: expect.stringMatching(/_invalid$|^invalid_field$|^name_required$/),
+      });
     }
     await addChannel(me.apiKey, { name: 'Dup' });
     const dup = await addChannel(me.apiKey, { name: 'Dup' });
@@ -119,7 +135,12 @@ describe('channel items', () => {
     const plain = await makeLink(me);
     const bio = await makeBio(me);
     const qr = await makeQr(me);
-    for (const [type, itemId] of [['links', titled.id], ['links', plain.id], ['bio', bio.id], ['qr', qr.id]] as const) {
+    for (const [type, itemId] of [
+      ['links', titled.id],
+      ['links', plain.id],
+      ['bio', bio.id],
+      ['qr', qr.id],
+    ] as const) {
       const res = await assign(me.apiKey, id, type, itemId);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ error: 0, message: expect.any(String) });
@@ -130,12 +151,14 @@ describe('channel items', () => {
     expect(res.body.data).toMatchObject({ result: 4, perpage: 15, currentpage: 1, nextpage: 0, maxpage: 1 });
     const date = nowTimestamp().slice(0, 10);
     expect(Object.keys(res.body.data.items[0]).sort()).toEqual(['date', 'id', 'link', 'preview', 'title', 'type']);
-    expect(res.body.data.items).toEqual(expect.arrayContaining([
-      { type: 'links', id: titled.id, title: 'A title', preview: titled.longUrl, link: `${base}/${titled.alias}`, date },
-      { type: 'links', id: plain.id, title: plain.longUrl, preview: plain.longUrl, link: `${base}/${plain.alias}`, date },
-      { type: 'bio', id: bio.id, title: bio.name, preview: `${base}/${bio.alias}`, link: `${base}/${bio.alias}`, date },
-      { type: 'qr', id: qr.id, title: qr.name, preview: qr.link, link: qr.link, date },
-    ]));
+    expect(res.body.data.items).toEqual(
+      expect.arrayContaining([
+        { type: 'links', id: titled.id, title: 'A title', preview: titled.longUrl, link: `${base}/${titled.alias}`, date },
+        { type: 'links', id: plain.id, title: plain.longUrl, preview: plain.longUrl, link: `${base}/${plain.alias}`, date },
+        { type: 'bio', id: bio.id, title: bio.name, preview: `${base}/${bio.alias}`, link: `${base}/${bio.alias}`, date },
+        { type: 'qr', id: qr.id, title: qr.name, preview: qr.link, link: qr.link, date },
+      ]),
+    );
     const paged = await items(me.apiKey, id, '?limit=3&page=2');
     expect(paged.body.data).toMatchObject({ result: 4, perpage: 3, currentpage: 2, nextpage: 0, maxpage: 2 });
     expect(paged.body.data.items).toHaveLength(1);
@@ -168,7 +191,12 @@ describe('channel items', () => {
     const b = await addChannel(me.apiKey, { name: 'Remove B' });
     const bio = await makeBio(me);
     const qr = await makeQr(me);
-    for (const [channel, type, itemId] of [[a, 'bio', bio.id], [a, 'qr', qr.id], [b, 'bio', bio.id]] as const) await assign(me.apiKey, channel.body.id, type, itemId);
+    for (const [channel, type, itemId] of [
+      [a, 'bio', bio.id],
+      [a, 'qr', qr.id],
+      [b, 'bio', bio.id],
+    ] as const)
+      await assign(me.apiKey, channel.body.id, type, itemId);
     const remove = () => server.call('DELETE', `/api/channel/${a.body.id}/assign/bio/${bio.id}`, { key: me.apiKey });
     const res = await remove();
     expect(res.body).toEqual({ error: 0, message: 'Item has been successfully removed from the channel.' });
@@ -241,8 +269,11 @@ describe('ownership', () => {
     const foreign = { links: (await makeLink(other)).id, bio: (await makeBio(other)).id, qr: (await makeQr(other)).id };
     for (const type of ['links', 'bio', 'qr'] as const) {
       for (const [channel, item, label] of [
-        [theirs, own[type], 'foreign channel + own item'], [mine, foreign[type], 'own channel + foreign item'],
-        [theirs, foreign[type], 'foreign channel + foreign item'], [999999, own[type], 'unknown channel'], [mine, 999999, 'unknown item'],
+        [theirs, own[type], 'foreign channel + own item'],
+        [mine, foreign[type], 'own channel + foreign item'],
+        [theirs, foreign[type], 'foreign channel + foreign item'],
+        [999999, own[type], 'unknown channel'],
+        [mine, 999999, 'unknown item'],
       ] as const) {
         const res = await assign(me.apiKey, channel, type, item);
         expect(res.status, `${type}: ${label}`).toBe(404);

@@ -81,7 +81,7 @@ it('migrates once when both nodes start on an empty database together', async ()
   }
 });
 
-it('serves on B a link created through A, sees A\'s update within 1 s and A\'s delete within 1 s', async () => {
+it("serves on B a link created through A, sees A's update within 1 s and A's delete within 1 s", async () => {
   const key = await newKey();
   const alias = `cl${Date.now().toString(36)}`;
   const created = await send(a.url, 'POST', '/api/url/add', { key, body: { url: 'https://example.com/first', custom: alias } });
@@ -118,7 +118,8 @@ it('gives exactly one success and clean 409s for the same custom alias created c
   const keys = await Promise.all([newKey(), newKey()]);
   const alias = `race${Date.now().toString(36)}`;
   const attempts = Array.from({ length: 24 }, (_, i) =>
-    send((i % 2 ? b : a).url, 'POST', '/api/url/add', { key: keys[i % 4 < 2 ? 0 : 1], body: { url: `https://example.com/${i}`, custom: alias } }));
+    send((i % 2 ? b : a).url, 'POST', '/api/url/add', { key: keys[i % 4 < 2 ? 0 : 1], body: { url: `https://example.com/${i}`, custom: alias } }),
+  );
   const replies = await Promise.all(attempts);
   const winners = replies.filter((r) => r.status === 200);
   const losers = replies.filter((r) => r.status !== 200);

@@ -64,7 +64,7 @@ describe('the dashboard at /app', () => {
     expect(res.status).toBe(400);
   });
 
-  it('sends another host to the dashboard\'s own address', async () => {
+  it("sends another host to the dashboard's own address", async () => {
     const res = await get('/app/links?q=1', { host: 'other.example' });
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe('http://redirectory.test/app/links?q=1');

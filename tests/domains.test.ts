@@ -16,8 +16,7 @@ afterAll(() => server.close());
 
 const add = (body: unknown, k = key) => server.call('POST', '/api/domain/add', { key: k, body });
 const list = (query = '', k = key) => server.call('GET', `/api/domains${query}`, { key: k });
-const entry = async (id: number, k = key) =>
-  (await list('?limit=1000', k)).body.data.domains.find((d: { id: number }) => d.id === id);
+const entry = async (id: number, k = key) => (await list('?limit=1000', k)).body.data.domains.find((d: { id: number }) => d.id === id);
 
 describe('domains', () => {
   it('adds a domain (host lower-cased, scheme kept) and lists it with exact keys', async () => {
@@ -33,7 +32,14 @@ describe('domains', () => {
   });
 
   it('refuses malformed addresses, paths, queries and other schemes', async () => {
-    for (const domain of ['go.example.org', 'ftp://go.example.org', 'https://go.example.org/path', 'https://go.example.org/?q=1', 'https://', 'javascript:alert(1)']) {
+    for (const domain of [
+      'go.example.org',
+      'ftp://go.example.org',
+      'https://go.example.org/path',
+      'https://go.example.org/?q=1',
+      'https://',
+      'javascript:alert(1)',
+    ]) {
       const res = await add({ domain });
       expect(res.status, domain).toBe(400);
       expect(res.body.error).toBe(1);
@@ -51,7 +57,7 @@ describe('domains', () => {
     expect((await add({ domain: 'https://r.example.org', redirectroot: 'not a url' })).body.message).toContain('redirectroot');
   });
 
-  it('keeps hosts unique across accounts and refuses the service\'s own host', async () => {
+  it("keeps hosts unique across accounts and refuses the service's own host", async () => {
     expect((await add({ domain: 'http://shared.example.org' })).status).toBe(200);
     const mine = await add({ domain: 'https://SHARED.example.org' });
     expect(mine.status).toBe(409);
@@ -64,7 +70,10 @@ describe('domains', () => {
 
   it('updates and clears redirects', async () => {
     const { id } = (await add({ domain: 'https://upd.example.org' })).body;
-    const res = await server.call('PUT', `/api/domain/${id}/update`, { key, body: { redirectroot: 'https://a.example/', redirect404: 'https://b.example/404' } });
+    const res = await server.call('PUT', `/api/domain/${id}/update`, {
+      key,
+      body: { redirectroot: 'https://a.example/', redirect404: 'https://b.example/404' },
+    });
     expect(res.body).toEqual({ error: 0, message: expect.any(String) });
     expect(await entry(id)).toMatchObject({ redirectroot: 'https://a.example/', redirect404: 'https://b.example/404' });
     await server.call('PUT', `/api/domain/${id}/update`, { key, body: { redirectroot: '' } });
@@ -95,7 +104,7 @@ describe('domains', () => {
     expect(await entry(id)).toBeUndefined();
   });
 
-  it('answers 404 for another account\'s or an unknown domain', async () => {
+  it("answers 404 for another account's or an unknown domain", async () => {
     const { id } = (await add({ domain: 'https://private.example.org' })).body;
     const update = await server.call('PUT', `/api/domain/${id}/update`, { key: otherKey, body: { redirectroot: '' } });
     expect(update.status).toBe(404);
@@ -112,7 +121,10 @@ describe('domains', () => {
     const first = (await list('?limit=2', fresh)).body.data;
     expect(first).toMatchObject({ result: 3, perpage: 2, currentpage: 1, nextpage: 2, maxpage: 2 });
     expect(first.domains.map((d: { domain: string }) => d.domain)).toEqual(['https://p2.pages.example.org', 'https://p1.pages.example.org']);
-    expect((await list('?limit=2&page=2', fresh)).body.data).toMatchObject({ nextpage: 0, domains: [expect.objectContaining({ domain: 'https://p0.pages.example.org' })] });
+    expect((await list('?limit=2&page=2', fresh)).body.data).toMatchObject({
+      nextpage: 0,
+      domains: [expect.objectContaining({ domain: 'https://p0.pages.example.org' })],
+    });
     expect((await list('?limit=2&page=5', fresh)).body.data.domains).toEqual([]);
   });
 });
@@ -120,8 +132,10 @@ describe('domains', () => {
 describe('one host however it is spelled', () => {
   it('stores the canonical host: lower case, no final dot, punycode, no standard port', async () => {
     const cases = [
-      ['https://Spell-A.test.', 'https://spell-a.test'], ['HTTPS://spell-b.test:443', 'https://spell-b.test'],
-      ['https://bücher.test', 'https://xn--bcher-kva.test'], ['http://SPELL-C.test.:80', 'http://spell-c.test'],
+      ['https://Spell-A.test.', 'https://spell-a.test'],
+      ['HTTPS://spell-b.test:443', 'https://spell-b.test'],
+      ['https://bücher.test', 'https://xn--bcher-kva.test'],
+      ['http://SPELL-C.test.:80', 'http://spell-c.test'],
       ['http://spell-d.test:8080', 'http://spell-d.test:8080'],
     ];
     for (const [input, listed] of cases) {
@@ -134,11 +148,21 @@ describe('one host however it is spelled', () => {
   it('belongs to one account: another spelling of a taken host is a 409 that says so', async () => {
     expect((await add({ domain: 'https://a-brand.test' })).status).toBe(200);
     expect((await add({ domain: 'https://bücher-brand.test' })).status).toBe(200);
-    const spellings = ['https://A-BRAND.test.', 'HTTPS://a-brand.test:443', 'http://a-brand.test', 'http://A-Brand.Test.:80', 'https://a-brand.test./'];
+    const spellings = [
+      'https://A-BRAND.test.',
+      'HTTPS://a-brand.test:443',
+      'http://a-brand.test',
+      'http://A-Brand.Test.:80',
+      'https://a-brand.test./',
+    ];
     for (const domain of spellings) {
       const theirs = await add({ domain }, otherKey);
       expect(theirs.status, domain).toBe(409);
-      expect(theirs.body).toEqual({ error: 1, message: expect.stringContaining('a-brand.test is already registered by another account'), code: 'domain_taken_elsewhere' });
+      expect(theirs.body).toEqual({
+        error: 1,
+        message: expect.stringContaining('a-brand.test is already registered by another account'),
+        code: 'domain_taken_elsewhere',
+      });
       expect((await add({ domain })).body).toEqual({ error: 1, message: 'That domain is already registered.', code: 'domain_taken' });
     }
     const idn = await add({ domain: `https://${domainToASCII('bücher-brand.test').toUpperCase()}.` }, otherKey);
@@ -148,7 +172,7 @@ describe('one host however it is spelled', () => {
     expect(rows).toEqual([{ host: 'a-brand.test' }]);
   });
 
-  it('is never the service\'s own host, in any spelling', async () => {
+  it("is never the service's own host, in any spelling", async () => {
     for (const domain of [`https://${TEST_HOST}.`, 'http://REDIRECTORY.TEST', `http://${TEST_HOST}:80`, `https://Redirectory.Test.:443`]) {
       const res = await add({ domain });
       expect(res.status, domain).toBe(400);
@@ -157,7 +181,7 @@ describe('one host however it is spelled', () => {
     expect((await server.visit('/', { headers: { host: `${TEST_HOST}.` } })).status).toBe(200); // the landing page, captured by no one
   });
 
-  it('refuses the other scheme\'s standard port and empty labels', async () => {
+  it("refuses the other scheme's standard port and empty labels", async () => {
     for (const domain of ['http://port.example.test:443', 'https://port.example.test:80']) {
       const res = await add({ domain });
       expect(res.status, domain).toBe(400);
@@ -202,6 +226,8 @@ describe('DNS check', () => {
     expect(pointsAt(host, [{ target: '2001:DB8::1' }])).toBe(true);
     expect(pointsAt(host, [{ target: 'Edge.Example.net.' }])).toBe(true);
     expect(pointsAt(host, [{ target: 'lb.example.net', records: { addresses: ['198.51.100.4'], cnames: [] } }])).toBe(true);
-    expect(pointsAt(host, [{ target: '203.0.113.7' }, { target: 'other.example.net', records: { addresses: ['203.0.113.8'], cnames: [] } }])).toBe(false);
+    expect(pointsAt(host, [{ target: '203.0.113.7' }, { target: 'other.example.net', records: { addresses: ['203.0.113.8'], cnames: [] } }])).toBe(
+      false,
+    );
   });
 });

@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('the error catalogue', () => {
-  it('answers each failure with its code and status beside the spec\'s two keys', async () => {
+  it("answers each failure with its code and status beside the spec's two keys", async () => {
     const cases: Array<[Promise<{ status: number; body: any }>, string]> = [
       [server.call('GET', '/api/urls'), 'key_required'],
       [server.call('GET', '/api/nothing-here', { key }), 'endpoint_not_found'],

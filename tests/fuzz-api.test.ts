@@ -39,10 +39,7 @@ afterAll(() => server?.close());
 /** Whose id a placeholder gets: resolved when sending, so it follows the seeded ids. */
 type IdChoice = { owner: 'me' | 'other' } | { raw: string };
 
-type Body =
-  | { kind: 'none' }
-  | { kind: 'json'; value: unknown }
-  | { kind: 'raw'; text: string; type: string };
+type Body = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'raw'; text: string; type: string };
 
 interface FuzzRequest {
   segments: Record<string, IdChoice>;
@@ -57,32 +54,54 @@ const idChoice = (param: Param): fc.Arbitrary<IdChoice> => {
     fc.constantFrom('999999', '2147483647').map((raw) => ({ raw })),
     nastySegment.map((raw) => ({ raw })),
   ];
-  if (param === 'itemType') return fc.oneof(fc.constantFrom('links', 'bio', 'qr').map((raw) => ({ raw })), nastySegment.map((raw) => ({ raw })));
+  if (param === 'itemType')
+    return fc.oneof(
+      fc.constantFrom('links', 'bio', 'qr').map((raw) => ({ raw })),
+      nastySegment.map((raw) => ({ raw })),
+    );
   return fc.oneof(...choices);
 };
 
 /** A valid body with some fields swapped for hostile values, some dropped, and hostile extra keys. */
 const mutated = (sample: Record<string, unknown>) =>
-  fc.tuple(
-    fc.record(Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, fc.oneof(fc.constant(v), nastyValue, fc.constant(undefined))]))),
-    fc.dictionary(nastyString, nastyValue, { maxKeys: 3 }),
-  ).map(([fields, extra]) => ({ ...extra, ...fields }));
+  fc
+    .tuple(
+      fc.record(Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, fc.oneof(fc.constant(v), nastyValue, fc.constant(undefined))]))),
+      fc.dictionary(nastyString, nastyValue, { maxKeys: 3 }),
+    )
+    .map(([fields, extra]) => ({ ...extra, ...fields }));
 
-const bodyArb = (endpoint: Endpoint): fc.Arbitrary<Body> => fc.oneof(
-  fc.constant({ kind: 'none' as const }),
-  (endpoint.body ? mutated(endpoint.body) : fc.dictionary(nastyString, nastyValue, { maxKeys: 4 })).map((value) => ({ kind: 'json' as const, value })),
-  nastyValue.map((value) => ({ kind: 'json' as const, value })),
-  rawJsonBody.map((text) => ({ kind: 'raw' as const, text, type: 'application/json' })),
-  fc.tuple(fc.string({ maxLength: 40 }), fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x',
-    'application/json; charset=latin1', 'application/xml', 'application/jsonx', '*/*'))
-    .map(([text, type]) => ({ kind: 'raw' as const, text, type })),
-);
+const bodyArb = (endpoint: Endpoint): fc.Arbitrary<Body> =>
+  fc.oneof(
+    fc.constant({ kind: 'none' as const }),
+    (endpoint.body ? mutated(endpoint.body) : fc.dictionary(nastyString, nastyValue, { maxKeys: 4 })).map((value) => ({
+      kind: 'json' as const,
+      value,
+    })),
+    nastyValue.map((value) => ({ kind: 'json' as const, value })),
+    rawJsonBody.map((text) => ({ kind: 'raw' as const, text, type: 'application/json' })),
+    fc
+      .tuple(
+        fc.string({ maxLength: 40 }),
+        fc.constantFrom(
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x',
+          'application/json; charset=latin1',
+          'application/xml',
+          'application/jsonx',
+          '*/*',
+        ),
+      )
+      .map(([text, type]) => ({ kind: 'raw' as const, text, type })),
+  );
 
-const requestArb = (endpoint: Endpoint): fc.Arbitrary<FuzzRequest> => fc.record({
-  segments: fc.record(Object.fromEntries(Object.entries(endpoint.params).map(([name, param]) => [name, idChoice(param)]))),
-  query: endpoint.list ? nastyQuery : fc.oneof(fc.constant(''), nastyQuery),
-  body: bodyArb(endpoint),
-}) as fc.Arbitrary<FuzzRequest>;
+const requestArb = (endpoint: Endpoint): fc.Arbitrary<FuzzRequest> =>
+  fc.record({
+    segments: fc.record(Object.fromEntries(Object.entries(endpoint.params).map(([name, param]) => [name, idChoice(param)]))),
+    query: endpoint.list ? nastyQuery : fc.oneof(fc.constant(''), nastyQuery),
+    body: bodyArb(endpoint),
+  }) as fc.Arbitrary<FuzzRequest>;
 
 /** A malformed body must be refused before anything happens, so only then may a delete aim at the caller's own data. */
 function isMalformed(body: Body): boolean {
@@ -107,7 +126,7 @@ function pathOf(endpoint: Endpoint, request: FuzzRequest): string {
     }
     let owner = choice.owner;
     if (endpoint.method === 'DELETE' && owner === 'me' && !isMalformed(request.body)) owner = 'other';
-    const resource = param === 'item' ? ITEM_RESOURCE[type as ItemType] ?? 'link' : param;
+    const resource = param === 'item' ? (ITEM_RESOURCE[type as ItemType] ?? 'link') : param;
     values[name] = (owner === 'me' ? me : other).seeded[resource as keyof Seeded] as number;
   }
   return fillPath(endpoint.path, values) + request.query;
@@ -119,7 +138,11 @@ async function sendFuzzed(endpoint: Endpoint, request: FuzzRequest): Promise<Rep
   const host = TEST_HOST; // the dashboard's host: the session endpoints answer there only
   if (body.kind === 'none') return server.call(endpoint.method, path, { key: me.key, headers: { host } });
   if (body.kind === 'json') {
-    return server.call(endpoint.method, path, { key: me.key, rawBody: JSON.stringify(body.value) ?? 'null', headers: { host, 'content-type': 'application/json' } });
+    return server.call(endpoint.method, path, {
+      key: me.key,
+      rawBody: JSON.stringify(body.value) ?? 'null',
+      headers: { host, 'content-type': 'application/json' },
+    });
   }
   return server.call(endpoint.method, path, { key: me.key, rawBody: body.text, headers: { host, 'content-type': body.type } });
 }
@@ -142,18 +165,25 @@ function expectEnvelope(res: Reply, what: string, csv = false): void {
 }
 
 describe.each(ENDPOINTS.map((e) => [label(e), e] as const))('%s', (name, endpoint) => {
-  it('answers hostile requests with a JSON error below 500 and changes nothing when it refuses', async () => {
-    let baseline = await accountState(server, me.key, me.id);
-    await fc.assert(fc.asyncProperty(requestArb(endpoint), async (request) => {
-      const res = await sendFuzzed(endpoint, request);
-      const what = `${name} ${pathOf(endpoint, request)} ${JSON.stringify(request.body).slice(0, 300)}`;
-      expectEnvelope(res, what, endpoint.csv);
-      expect(({} as Record<string, unknown>).polluted, 'Object.prototype polluted').toBeUndefined();
-      if (res.status >= 400) expect(await accountState(server, me.key, me.id), `refused but changed: ${what}`).toEqual(baseline);
-      else baseline = await accountState(server, me.key, me.id); // accepted: this is the new state
-    }), fuzzParams(RUNS));
-    expect(await accountState(server, other.key, other.id)).toEqual(otherBefore);
-  }, fuzzTimeout(30_000));
+  it(
+    'answers hostile requests with a JSON error below 500 and changes nothing when it refuses',
+    async () => {
+      let baseline = await accountState(server, me.key, me.id);
+      await fc.assert(
+        fc.asyncProperty(requestArb(endpoint), async (request) => {
+          const res = await sendFuzzed(endpoint, request);
+          const what = `${name} ${pathOf(endpoint, request)} ${JSON.stringify(request.body).slice(0, 300)}`;
+          expectEnvelope(res, what, endpoint.csv);
+          expect(({} as Record<string, unknown>).polluted, 'Object.prototype polluted').toBeUndefined();
+          if (res.status >= 400) expect(await accountState(server, me.key, me.id), `refused but changed: ${what}`).toEqual(baseline);
+          else baseline = await accountState(server, me.key, me.id); // accepted: this is the new state
+        }),
+        fuzzParams(RUNS),
+      );
+      expect(await accountState(server, other.key, other.id)).toEqual(otherBefore);
+    },
+    fuzzTimeout(30_000),
+  );
 });
 
 it('answers requests refused before routing with the envelope, without echoing them', async () => {
@@ -185,12 +215,20 @@ it('answers a page number past any offset the database can hold with an empty pa
 it('refuses NUL characters in bodies, query strings and paths (PostgreSQL cannot hold them) naming the field', async () => {
   const cases = [
     [server.call('POST', '/api/channel/add', { key: me.key, body: { name: 'a\u0000b' } }), 'The field "name" must not contain NUL characters.'],
-    [server.call('POST', '/api/qr/add', { key: me.key, body: { type: 'text', data: { text: 'x\u0000' } } }), 'The field "data.text" must not contain NUL characters.'],
-    [server.call('POST', '/api/qr/add', { key: me.key, body: { type: 'text', data: { '<b>': 'x\u0000' } } }), 'The field "data" must not contain NUL characters.'],
+    [
+      server.call('POST', '/api/qr/add', { key: me.key, body: { type: 'text', data: { text: 'x\u0000' } } }),
+      'The field "data.text" must not contain NUL characters.',
+    ],
+    [
+      server.call('POST', '/api/qr/add', { key: me.key, body: { type: 'text', data: { '<b>': 'x\u0000' } } }),
+      'The field "data" must not contain NUL characters.',
+    ],
     [server.call('GET', '/api/urls?q=%00', { key: me.key }), 'The query parameter "q" must not contain NUL characters.'],
   ] as const;
   for (const [reply, message] of cases) expect((await reply).body).toEqual({ error: 1, message, code: 'invalid_field' });
   const before = await accountState(server, me.key, me.id);
-  expect((await server.call('PUT', `/api/url/${me.seeded.link}/update`, { key: me.key, body: { url: 'https://example.com/\u0000' } })).status).toBe(400);
+  expect((await server.call('PUT', `/api/url/${me.seeded.link}/update`, { key: me.key, body: { url: 'https://example.com/\u0000' } })).status).toBe(
+    400,
+  );
   expect(await accountState(server, me.key, me.id)).toEqual(before);
 });

@@ -39,8 +39,21 @@ describe('a Host that is no branded domain', () => {
   it('is served as the default domain, while short URLs are still built from BASE_URL', async () => {
     const { shorturl } = await addLink({ url: 'https://example.com/any-host', custom: 'any-host' });
     expect(shorturl).toBe(`http://${TEST_HOST}/any-host`);
-    const hosts = [`127.0.0.1:${port}`, `[::1]:${port}`, 'localhost', `localhost:${port}`, 'node-7.internal:8080', 'sho.rt:443',
-      'REDIRECTORY.TEST.', `${TEST_HOST}:443`, `${TEST_HOST}:80`, 'unknown.example', '[::1', 'exa%mple.com', `${TEST_HOST}@evil.example`];
+    const hosts = [
+      `127.0.0.1:${port}`,
+      `[::1]:${port}`,
+      'localhost',
+      `localhost:${port}`,
+      'node-7.internal:8080',
+      'sho.rt:443',
+      'REDIRECTORY.TEST.',
+      `${TEST_HOST}:443`,
+      `${TEST_HOST}:80`,
+      'unknown.example',
+      '[::1',
+      'exa%mple.com',
+      `${TEST_HOST}@evil.example`,
+    ];
     for (const host of hosts) {
       // Three times: Fastify's route, then the lean front on a miss, then on the cached link.
       for (let i = 0; i < 3; i++) expect(await goes('/any-host', { host }), host).toBe('https://example.com/any-host');
@@ -67,7 +80,8 @@ describe('a Host that is no branded domain', () => {
 describe('a branded domain', () => {
   it('is served whatever the spelling of its Host: case, final dot, standard port', async () => {
     const domain = await server.call('POST', '/api/domain/add', {
-      key, body: { domain: 'https://a-brand.test', redirectroot: 'https://example.org/root', redirect404: 'https://example.org/404' },
+      key,
+      body: { domain: 'https://a-brand.test', redirectroot: 'https://example.org/root', redirect404: 'https://example.org/404' },
     });
     expect(domain.status, domain.text).toBe(200);
     await addLink({ url: 'https://example.com/default-twin', custom: 'twin' });
@@ -81,7 +95,7 @@ describe('a branded domain', () => {
     expect(await goes('/twin', { host: 'a-brand.test:8443' })).toBe('https://example.com/default-twin'); // another port, another host
   });
 
-  it('named by X-Forwarded-Host behind a trusted proxy is served on the lean path as on Fastify\'s', async () => {
+  it("named by X-Forwarded-Host behind a trusted proxy is served on the lean path as on Fastify's", async () => {
     expect((await server.call('POST', '/api/domain/add', { key, body: { domain: 'https://fwd.example.test' } })).status).toBe(200);
     await addLink({ url: 'https://example.com/fwd-default', custom: 'fwd' });
     await addLink({ url: 'https://example.com/fwd-branded', custom: 'fwd', domain: 'fwd.example.test' });
@@ -108,8 +122,10 @@ describe('migration 0005', () => {
 });
 
 async function insertDomain(host: string, root: string, owner = userId, scheme = 'https'): Promise<number> {
-  const row = await server.ctx.db.insertInto('domains')
+  const row = await server.ctx.db
+    .insertInto('domains')
     .values({ user_id: owner, host, scheme, redirect_root: root, redirect_404: '', created_at: nowTimestamp() })
-    .returning('id').executeTakeFirstOrThrow();
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }

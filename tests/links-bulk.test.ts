@@ -39,7 +39,10 @@ describe('POST /api/urls/bulk', () => {
     expect(data[4]).toMatchObject({ error: 1, code: 'invalid_field' });
     expect(data[5]).toMatchObject({ error: 1, code: 'invalid_field', message: expect.stringContaining('url') });
     expect(data[6]).toEqual({ error: 0, id: expect.any(Number), shorturl: expect.stringMatching(new RegExp(`^${BASE}/[A-Za-z0-9]{7}$`)) });
-    expect((await server.call('GET', `/api/url/${data[0].id}`, { key })).body.details).toMatchObject({ title: 'One', longurl: 'https://example.com/one' });
+    expect((await server.call('GET', `/api/url/${data[0].id}`, { key })).body.details).toMatchObject({
+      title: 'One',
+      longurl: 'https://example.com/one',
+    });
     expect((await server.visit('/bulk-one')).headers.location).toBe('https://example.com/one');
     expect(await count(key)).toBe(2);
   });

@@ -22,20 +22,33 @@ const post = async (path: string, body: unknown, k = key) => {
   return res.body;
 };
 
-const targetMap = (json: string, name: string) => Object.fromEntries((JSON.parse(json) as Array<Record<string, string>>).map((t) => [t[name], t.link]));
+const targetMap = (json: string, name: string) =>
+  Object.fromEntries((JSON.parse(json) as Array<Record<string, string>>).map((t) => [t[name], t.link]));
 
 describe('GET /api/urls/export', () => {
-  it('writes every field of each link\'s detail, plus its clicks, and what url/add took', async () => {
+  it("writes every field of each link's detail, plus its clicks, and what url/add took", async () => {
     const domain = (await post('/api/domain/add', { domain: 'https://go.export.example' })).id;
     const pixel = (await post('/api/pixel/add', { type: 'analyticspixel', name: 'p', tag: 'G-1' })).id;
     const campaign = (await post('/api/campaign/add', { name: 'c' })).id;
     const splash = (await post('/api/splash/add', { name: 's', title: 'T', content: 'C' })).id;
     const full = await post('/api/url/add', {
-      url: 'https://example.com/full?a=1', custom: 'export-full', domain: 'go.export.example', type: String(splash), password: 'pw',
-      expiry: '2099-01-02 03:04:05', title: 'Title, "quoted"', description: 'Line one\nline two', metatitle: 'MT', metadescription: 'MD',
-      metaimage: 'https://example.com/i.png', geotarget: [{ location: 'Germany', link: 'https://example.de/' }],
-      devicetarget: [{ device: 'iPhone', link: 'https://example.com/ios' }], languagetarget: [{ language: 'fr', link: 'https://example.fr/' }],
-      parameters: [{ name: 'utm_source', value: 'a,b' }], pixels: [pixel], campaign,
+      url: 'https://example.com/full?a=1',
+      custom: 'export-full',
+      domain: 'go.export.example',
+      type: String(splash),
+      password: 'pw',
+      expiry: '2099-01-02 03:04:05',
+      title: 'Title, "quoted"',
+      description: 'Line one\nline two',
+      metatitle: 'MT',
+      metadescription: 'MD',
+      metaimage: 'https://example.com/i.png',
+      geotarget: [{ location: 'Germany', link: 'https://example.de/' }],
+      devicetarget: [{ device: 'iPhone', link: 'https://example.com/ios' }],
+      languagetarget: [{ language: 'fr', link: 'https://example.fr/' }],
+      parameters: [{ name: 'utm_source', value: 'a,b' }],
+      pixels: [pixel],
+      campaign,
     });
     const plain = await post('/api/url/add', { url: 'https://example.com/plain', metatitle: 'Only meta' });
     await server.visit(new URL(plain.shorturl).pathname, { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0' } });
@@ -46,16 +59,34 @@ describe('GET /api/urls/export', () => {
     for (const row of rows) {
       const { details, data } = (await server.call('GET', `/api/url/${row.id}`, { key })).body;
       expect({
-        id: Number(row.id), shorturl: row.shorturl, longurl: row.longurl, title: row.title || row.metatitle,
-        description: row.description || row.metadescription, location: targetMap(row.geotarget!, 'location'),
-        device: targetMap(row.devicetarget!, 'device'), expiry: row.expiry || null, date: row.date,
+        id: Number(row.id),
+        shorturl: row.shorturl,
+        longurl: row.longurl,
+        title: row.title || row.metatitle,
+        description: row.description || row.metadescription,
+        location: targetMap(row.geotarget!, 'location'),
+        device: targetMap(row.devicetarget!, 'device'),
+        expiry: row.expiry || null,
+        date: row.date,
       }).toEqual(details);
-      expect({ clicks: Number(row.clicks), uniqueClicks: Number(row.uniqueClicks) }).toEqual({ clicks: data.clicks, uniqueClicks: data.uniqueClicks });
+      expect({ clicks: Number(row.clicks), uniqueClicks: Number(row.uniqueClicks) }).toEqual({
+        clicks: data.clicks,
+        uniqueClicks: data.uniqueClicks,
+      });
     }
     expect(rows[0]).toMatchObject({
-      alias: 'export-full', domain: 'https://go.export.example', type: String(splash), protected: '1', password: '',
-      metatitle: 'MT', metadescription: 'MD', metaimage: 'https://example.com/i.png', pixels: `[${pixel}]`, campaign: String(campaign),
-      languagetarget: '[{"language":"fr","link":"https://example.fr/"}]', parameters: '[{"name":"utm_source","value":"a,b"}]',
+      alias: 'export-full',
+      domain: 'https://go.export.example',
+      type: String(splash),
+      protected: '1',
+      password: '',
+      metatitle: 'MT',
+      metadescription: 'MD',
+      metaimage: 'https://example.com/i.png',
+      pixels: `[${pixel}]`,
+      campaign: String(campaign),
+      languagetarget: '[{"language":"fr","link":"https://example.fr/"}]',
+      parameters: '[{"name":"utm_source","value":"a,b"}]',
     });
     expect(rows[1]).toMatchObject({ domain: '', type: 'direct', protected: '0', pixels: '[]', campaign: '', clicks: '1', uniqueClicks: '1' });
     expect(domain).toBeGreaterThan(0);
@@ -70,16 +101,30 @@ describe('GET /api/urls/export', () => {
     expect((await server.call('GET', '/api/urls/export')).status).toBe(401);
   });
 
-  it('writes a leading apostrophe before every cell a spreadsheet would run as a formula (OWASP\'s rule)', async () => {
+  it("writes a leading apostrophe before every cell a spreadsheet would run as a formula (OWASP's rule)", async () => {
     const k = (await server.user()).apiKey;
-    const link = await post('/api/url/add', {
-      url: 'https://example.com/formula', custom: '-2-3', title: '=HYPERLINK("https://evil.test","x")', description: "+cmd|' /C calc'!A0",
-      metatitle: '@SUM(1)', metadescription: "'=already quoted",
-    }, k);
+    const link = await post(
+      '/api/url/add',
+      {
+        url: 'https://example.com/formula',
+        custom: '-2-3',
+        title: '=HYPERLINK("https://evil.test","x")',
+        description: "+cmd|' /C calc'!A0",
+        metatitle: '@SUM(1)',
+        metadescription: "'=already quoted",
+      },
+      k,
+    );
     const [row] = await exportedLinks(server, k);
     expect(row).toMatchObject({
-      id: String(link.id), alias: "'-2-3", title: '\'=HYPERLINK("https://evil.test","x")', description: "'+cmd|' /C calc'!A0",
-      metatitle: "'@SUM(1)", metadescription: "''=already quoted", longurl: 'https://example.com/formula', type: 'direct',
+      id: String(link.id),
+      alias: "'-2-3",
+      title: '\'=HYPERLINK("https://evil.test","x")',
+      description: "'+cmd|' /C calc'!A0",
+      metatitle: "'@SUM(1)",
+      metadescription: "''=already quoted",
+      longurl: 'https://example.com/formula',
+      type: 'direct',
     });
     expect(row!.shorturl).toMatch(/\/-2-3$/); // the cell begins with http: a spreadsheet reads it as text
   });
@@ -134,7 +179,11 @@ describe('an export of 100k links', () => {
     // A connection of its own: a pooled one may have been closed at the server's 5 s keep-alive timeout while
     // the 100k inserts above held this process's event loop, and reusing it answers ECONNRESET.
     const dispatcher = new Agent();
-    const res = await request(`${server.url}/api/urls/export`, { dispatcher, headers: { authorization: `Bearer ${bulkKey}` }, highWaterMark: 16 * 1024 });
+    const res = await request(`${server.url}/api/urls/export`, {
+      dispatcher,
+      headers: { authorization: `Bearer ${bulkKey}` },
+      highWaterMark: 16 * 1024,
+    });
     expect(res.statusCode).toBe(200);
     let bytes = 0;
     let lines = 0;
@@ -165,6 +214,5 @@ it('documents the CSV answers and the import in the OpenAPI document', async () 
     expect(Object.keys(paths[path].get.responses['200'].content), path).toEqual(['text/csv']);
   }
   expect(paths['/api/urls/import'].post.description).toContain('Content-Type: text/csv');
-  expect(paths['/api/urls/import/{id}'].get.responses['200'].content['application/json'].schema.properties.data.properties)
-    .toHaveProperty('errors');
+  expect(paths['/api/urls/import/{id}'].get.responses['200'].content['application/json'].schema.properties.data.properties).toHaveProperty('errors');
 });

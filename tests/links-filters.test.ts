@@ -34,10 +34,14 @@ beforeAll(async () => {
   ];
   for (const [i, link] of links.entries()) ids.push((await post('/api/url/add', { url: `https://example.com/${i}`, ...link })).id);
   // Their link sits in their campaign, channel and domain: no filter of mine may show it.
-  const theirLink = (await post('/api/url/add', { url: 'https://example.com/t', campaign: theirs.campaign, domain: 'their.example.com' }, otherKey)).id;
+  const theirLink = (await post('/api/url/add', { url: 'https://example.com/t', campaign: theirs.campaign, domain: 'their.example.com' }, otherKey))
+    .id;
   await post(`/api/channel/${theirs.channel}/assign/links/${theirLink}`, {}, otherKey);
   for (const [i, clicks] of [5, 1, 9, 0, 3].entries()) {
-    await server.ctx.db.insertInto('click_summaries').values({ target_kind: 'link', target_id: ids[i]!, clicks, uniques: clicks, labels: '{}' }).execute();
+    await server.ctx.db
+      .insertInto('click_summaries')
+      .values({ target_kind: 'link', target_id: ids[i]!, clicks, uniques: clicks, labels: '{}' })
+      .execute();
   }
 });
 afterAll(() => server?.close());
@@ -85,12 +89,16 @@ describe('GET /api/urls filters', () => {
     expect((await list(`channel=${mine.channel}&page=9`)).body.data).toMatchObject({ result: 2, currentpage: 9, urls: [] });
   });
 
-  it('answers another account\'s or an unknown campaign, channel or domain 404, as the account\'s click series does', async () => {
+  it("answers another account's or an unknown campaign, channel or domain 404, as the account's click series does", async () => {
     const notFound = (what: string) => ({ error: 1, message: `${what} not found.`, code: 'not_found' });
     const cases: Array<[string, string]> = [
-      [`campaign=${theirs.campaign}`, 'Campaign'], ['campaign=999999', 'Campaign'],
-      [`channel=${theirs.channel}`, 'Channel'], ['channel=999999', 'Channel'],
-      ['domain=their.example.com', 'Domain'], ['domain=https%3A%2F%2Fnowhere.example.org', 'Domain'], ['domain=not%20a%20host', 'Domain'],
+      [`campaign=${theirs.campaign}`, 'Campaign'],
+      ['campaign=999999', 'Campaign'],
+      [`channel=${theirs.channel}`, 'Channel'],
+      ['channel=999999', 'Channel'],
+      ['domain=their.example.com', 'Domain'],
+      ['domain=https%3A%2F%2Fnowhere.example.org', 'Domain'],
+      ['domain=not%20a%20host', 'Domain'],
       [`campaign=${mine.campaign}&channel=${theirs.channel}`, 'Channel'],
     ];
     for (const [query, what] of cases) {

@@ -15,9 +15,23 @@ async function seed(userId: number, into: Partial<typeof mine>) {
   const db = server.ctx.db;
   const created_at = nowTimestamp();
   into.splash = (await db.insertInto('splash_pages').values({ user_id: userId, name: 's', created_at }).returning('id').executeTakeFirstOrThrow()).id;
-  into.overlay = (await db.insertInto('overlays').values({ user_id: userId, type: 'message', name: 'o', created_at }).returning('id').executeTakeFirstOrThrow()).id;
-  into.campaign = (await db.insertInto('campaigns').values({ user_id: userId, name: `c${userId}`, created_at }).returning('id').executeTakeFirstOrThrow()).id;
-  into.channel = (await db.insertInto('channels').values({ user_id: userId, name: `ch${userId}`, created_at }).returning('id').executeTakeFirstOrThrow()).id;
+  into.overlay = (
+    await db.insertInto('overlays').values({ user_id: userId, type: 'message', name: 'o', created_at }).returning('id').executeTakeFirstOrThrow()
+  ).id;
+  into.campaign = (
+    await db
+      .insertInto('campaigns')
+      .values({ user_id: userId, name: `c${userId}`, created_at })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  into.channel = (
+    await db
+      .insertInto('channels')
+      .values({ user_id: userId, name: `ch${userId}`, created_at })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
 }
 
 beforeAll(async () => {
@@ -26,10 +40,14 @@ beforeAll(async () => {
   [key, otherKey] = [a.apiKey, b.apiKey];
   await seed(a.id, mine);
   await seed(b.id, theirs);
-  const pixel = async (k: string) => (await server.call('POST', '/api/pixel/add', { key: k, body: { type: 'gapixel', name: 'p', tag: 'G-1' } })).body.id;
+  const pixel = async (k: string) =>
+    (await server.call('POST', '/api/pixel/add', { key: k, body: { type: 'gapixel', name: 'p', tag: 'G-1' } })).body.id;
   [mine.pixel, mine.pixel2, theirs.pixel] = [await pixel(key), await pixel(key), await pixel(otherKey)];
   await server.ctx.db.insertInto('bio_pages').values({ user_id: b.id, alias: 'mybio', name: 'bio', created_at: nowTimestamp() }).execute();
-  for (const [k, domain] of [[key, 'https://go.example.com'], [otherKey, 'https://their.example.com']]) {
+  for (const [k, domain] of [
+    [key, 'https://go.example.com'],
+    [otherKey, 'https://their.example.com'],
+  ]) {
     expect((await server.call('POST', '/api/domain/add', { key: k, body: { domain } })).status).toBe(200);
   }
 });
@@ -58,21 +76,47 @@ describe('POST /api/url/add', () => {
 
   it('stores every field and shows them in the detail with exact keys', async () => {
     const res = await add({
-      url: 'https://example.com/full', custom: 'Full_Link-1', type: 'frame', password: 'long enough', expiry: '2031-05-06 07:08:09',
-      geotarget: [{ location: ' France ', link: 'https://fr.example.com' }], devicetarget: [{ device: 'iPhone', link: 'https://m.example.com' }],
-      languagetarget: [{ language: 'pt_BR', link: 'https://pt.example.com' }], parameters: [{ name: 'utm_source', value: 'API' }],
-      metatitle: 'MT', metadescription: 'MD', metaimage: 'https://img.example.com/a.png', title: 'Title', description: 'Desc',
-      pixels: [mine.pixel, mine.pixel2], campaign: mine.campaign, channel: mine.channel,
+      url: 'https://example.com/full',
+      custom: 'Full_Link-1',
+      type: 'frame',
+      password: 'long enough',
+      expiry: '2031-05-06 07:08:09',
+      geotarget: [{ location: ' France ', link: 'https://fr.example.com' }],
+      devicetarget: [{ device: 'iPhone', link: 'https://m.example.com' }],
+      languagetarget: [{ language: 'pt_BR', link: 'https://pt.example.com' }],
+      parameters: [{ name: 'utm_source', value: 'API' }],
+      metatitle: 'MT',
+      metadescription: 'MD',
+      metaimage: 'https://img.example.com/a.png',
+      title: 'Title',
+      description: 'Desc',
+      pixels: [mine.pixel, mine.pixel2],
+      campaign: mine.campaign,
+      channel: mine.channel,
     });
     expect(res.body).toEqual({ error: 0, id: expect.any(Number), shorturl: `${BASE}/Full_Link-1` });
     const got = await detail(res.body.id);
     expect(Object.keys(got.body).sort()).toEqual(['data', 'details', 'error']);
     expect(got.body.details).toEqual({
-      id: res.body.id, shorturl: `${BASE}/Full_Link-1`, longurl: 'https://example.com/full', title: 'Title', description: 'Desc',
-      location: { france: 'https://fr.example.com' }, device: { iphone: 'https://m.example.com' }, expiry: '2031-05-06 07:08:09',
+      id: res.body.id,
+      shorturl: `${BASE}/Full_Link-1`,
+      longurl: 'https://example.com/full',
+      title: 'Title',
+      description: 'Desc',
+      location: { france: 'https://fr.example.com' },
+      device: { iphone: 'https://m.example.com' },
+      expiry: '2031-05-06 07:08:09',
       date: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
     });
-    expect(Object.keys(got.body.data).sort()).toEqual(['clicks', 'socialCount', 'topBrowsers', 'topCountries', 'topOs', 'topReferrers', 'uniqueClicks']);
+    expect(Object.keys(got.body.data).sort()).toEqual([
+      'clicks',
+      'socialCount',
+      'topBrowsers',
+      'topCountries',
+      'topOs',
+      'topReferrers',
+      'uniqueClicks',
+    ]);
     expect(got.body.data.socialCount).toMatchObject({ facebook: 0, twitter: 0, google: 0 });
     const stored = await row(res.body.id);
     expect(stored).toMatchObject({ type: 'frame', campaign_id: mine.campaign, meta_title: 'MT', meta_image: 'https://img.example.com/a.png' });
@@ -81,7 +125,12 @@ describe('POST /api/url/add', () => {
     expect(stored.password_hash).toMatch(/^\$argon2/);
     const pixels = await server.ctx.db.selectFrom('link_pixels').select('pixel_id').where('link_id', '=', res.body.id).orderBy('pixel_id').execute();
     expect(pixels.map((p) => p.pixel_id)).toEqual([mine.pixel, mine.pixel2]);
-    const items = await server.ctx.db.selectFrom('channel_items').selectAll().where('item_type', '=', 'links').where('item_id', '=', res.body.id).execute();
+    const items = await server.ctx.db
+      .selectFrom('channel_items')
+      .selectAll()
+      .where('item_type', '=', 'links')
+      .where('item_id', '=', res.body.id)
+      .execute();
     expect(items.map((i) => i.channel_id)).toEqual([mine.channel]);
   });
 
@@ -116,7 +165,7 @@ describe('POST /api/url/add', () => {
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
   });
 
-  it('places links on the caller\'s branded domain, with or without scheme', async () => {
+  it("places links on the caller's branded domain, with or without scheme", async () => {
     for (const domain of ['https://go.example.com', 'go.example.com', 'GO.EXAMPLE.COM', 'https://go.example.com/']) {
       const res = await add({ url: 'https://example.com', domain });
       expect(res.body.shorturl, domain).toMatch(/^https:\/\/go\.example\.com\/[A-Za-z0-9]{7}$/);
@@ -134,7 +183,16 @@ describe('POST /api/url/add', () => {
     const url = 'https://example.com';
     for (const expiry of ['2030-01-01', '2030-02-30 00:00:00', 'tomorrow', '2030-01-01T00:00:00Z']) await expect400({ url, expiry }, 'expiry');
     await expect400({ url, geotarget: [{ location: 'fr', link: 'javascript:alert(1)' }] }, 'geotarget[0].link');
-    await expect400({ url, devicetarget: [{ device: 'ios', link: 'https://ok.example' }, { device: 'android', link: 'ftp://x' }] }, 'devicetarget[1].link');
+    await expect400(
+      {
+        url,
+        devicetarget: [
+          { device: 'ios', link: 'https://ok.example' },
+          { device: 'android', link: 'ftp://x' },
+        ],
+      },
+      'devicetarget[1].link',
+    );
     await expect400({ url, languagetarget: [{ language: 'english!', link: 'https://ok.example' }] }, 'languagetarget[0].language');
     await expect400({ url, geotarget: [{ location: '  ', link: 'https://ok.example' }] }, 'geotarget[0].location');
     await expect400({ url, geotarget: Array.from({ length: 51 }, () => ({ location: 'fr', link: 'https://ok.example' })) }, 'geotarget');
@@ -152,9 +210,12 @@ describe('POST /api/url/add', () => {
     expect((await row((await add({ url: 'https://example.com/open', password: '' })).body.id)).password_hash).toBeNull();
     await add({ url: 'https://example.com/pin', custom: 'pin-locked', password: '1234' });
     expect((await server.visit('/pin-locked')).text).toContain('name="password"');
-    const unlock = (password: string) => server.visit('/pin-locked', {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `password=${password}`,
-    });
+    const unlock = (password: string) =>
+      server.visit('/pin-locked', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `password=${password}`,
+      });
     expect((await unlock('123')).status).toBe(401);
     const right = await unlock('1234');
     expect(right.status).toBe(200);
@@ -187,7 +248,15 @@ describe('POST /api/url/add', () => {
   });
 
   it('refuses wrong field types naming the field', async () => {
-    for (const [field, value] of [['url', 5], ['custom', 5], ['geotarget', 'x'], ['pixels', ['a']], ['domain', 5], ['campaign', 'x'], ['expiry', 7]] as const) {
+    for (const [field, value] of [
+      ['url', 5],
+      ['custom', 5],
+      ['geotarget', 'x'],
+      ['pixels', ['a']],
+      ['domain', 5],
+      ['campaign', 'x'],
+      ['expiry', 7],
+    ] as const) {
       await expect400({ url: 'https://example.com', [field]: value }, `"${field}`);
     }
     await expect400({}, '"url"');
@@ -196,12 +265,30 @@ describe('POST /api/url/add', () => {
 
 describe('PUT /api/url/{id}/update', () => {
   it('changes only the fields sent and answers with the key `short`', async () => {
-    const { id } = (await add({ url: 'https://example.com/old', title: 'Keep', password: 'long enough', expiry: '2031-01-01 00:00:00', pixels: [mine.pixel] })).body;
-    const res = await update(id, { url: 'https://example.com/new', custom: 'renamed-link', password: '', expiry: null, pixels: [mine.pixel2], channel: mine.channel, type: String(mine.splash) });
+    const { id } = (
+      await add({ url: 'https://example.com/old', title: 'Keep', password: 'long enough', expiry: '2031-01-01 00:00:00', pixels: [mine.pixel] })
+    ).body;
+    const res = await update(id, {
+      url: 'https://example.com/new',
+      custom: 'renamed-link',
+      password: '',
+      expiry: null,
+      pixels: [mine.pixel2],
+      channel: mine.channel,
+      type: String(mine.splash),
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ error: 0, id, short: `${BASE}/renamed-link` });
     const stored = await row(id);
-    expect(stored).toMatchObject({ long_url: 'https://example.com/new', alias: 'renamed-link', title: 'Keep', password_hash: null, expiry: null, type: 'splash', splash_id: mine.splash });
+    expect(stored).toMatchObject({
+      long_url: 'https://example.com/new',
+      alias: 'renamed-link',
+      title: 'Keep',
+      password_hash: null,
+      expiry: null,
+      type: 'splash',
+      splash_id: mine.splash,
+    });
     const pixels = await server.ctx.db.selectFrom('link_pixels').select('pixel_id').where('link_id', '=', id).execute();
     expect(pixels.map((p) => p.pixel_id)).toEqual([mine.pixel2]);
     expect((await update(id, { url: 'https://example.com/new', domain: 'go.example.com' })).body.short).toBe('https://go.example.com/renamed-link');
@@ -237,7 +324,7 @@ describe('PUT /api/url/{id}/update', () => {
 });
 
 describe('GET and DELETE /api/url/{id}', () => {
-  it('answers 404 for another account\'s or an unknown id on every endpoint', async () => {
+  it("answers 404 for another account's or an unknown id on every endpoint", async () => {
     const { id } = (await add({ url: 'https://example.com' })).body;
     for (const res of [
       await detail(id, otherKey),
@@ -307,8 +394,10 @@ describe('GET /api/urls', () => {
     }
     // Clicks are kept by the click recorder; set them directly for ordering.
     for (const [i, clicks] of [3, 10, 0, 10, 1].entries()) {
-      await server.ctx.db.insertInto('click_summaries')
-        .values({ target_kind: 'link', target_id: ids[i]!, clicks, uniques: clicks, labels: '{}' }).execute();
+      await server.ctx.db
+        .insertInto('click_summaries')
+        .values({ target_kind: 'link', target_id: ids[i]!, clicks, uniques: clicks, labels: '{}' })
+        .execute();
     }
   });
 
@@ -318,7 +407,15 @@ describe('GET /api/urls', () => {
     expect(Object.keys(res.body.data).sort()).toEqual(['currentpage', 'maxpage', 'nextpage', 'perpage', 'result', 'urls']);
     const first = res.body.data.urls[4];
     expect(Object.keys(first).sort()).toEqual(['alias', 'clicks', 'date', 'description', 'id', 'longurl', 'shorturl', 'title']);
-    expect(first).toMatchObject({ id: ids[0], alias: 'list-0-x', shorturl: `${BASE}/list-0-x`, longurl: 'https://site0.example.com/page', clicks: 3, title: 'Alpha news', description: 'first' });
+    expect(first).toMatchObject({
+      id: ids[0],
+      alias: 'list-0-x',
+      shorturl: `${BASE}/list-0-x`,
+      longurl: 'https://site0.example.com/page',
+      clicks: 3,
+      title: 'Alpha news',
+      description: 'first',
+    });
     expect(res.body.data.urls.map((u: { id: number }) => u.id)).toEqual([...ids].reverse());
     expect((await detail(ids[1]!, fresh)).body.data.clicks).toBe(10);
   });

@@ -32,7 +32,9 @@ async function firstRelease(): Promise<{ userId: number; linkId: number; qrId: n
       values ('old@example.com', 'old', 'x', ${now}) returning id`);
     const link = await one<{ id: number }>(sql`insert into links (user_id, alias, long_url, clicks, unique_clicks, created_at, updated_at)
       values (${user.id}, 'old', 'https://example.com/', 41, 17, ${now}, ${now}) returning id`);
-    await sql`insert into links (user_id, alias, long_url, created_at, updated_at) values (${user.id}, 'never', 'https://example.com/', ${now}, ${now})`.execute(db);
+    await sql`insert into links (user_id, alias, long_url, created_at, updated_at) values (${user.id}, 'never', 'https://example.com/', ${now}, ${now})`.execute(
+      db,
+    );
     const qr = await one<{ id: number }>(sql`insert into qr_codes (user_id, slug, name, type, data, payload, scans, unique_scans, created_at)
       values (${user.id}, 'oldqr', 'qr', 'text', '"hi"', 'hi', 9, 2, ${now}) returning id`);
     await sql`insert into click_stats (target_kind, target_id, dimension, label, count)
@@ -49,13 +51,20 @@ it('keeps every count when an installation of the first schema is upgraded', asy
   const { userId, linkId, qrId } = await firstRelease();
   await store.withCtx(async (ctx) => {
     expect(await readStats(ctx, 'link', linkId)).toMatchObject({
-      clicks: 41, uniqueClicks: 17, topCountries: { Germany: 41 }, topReferrers: { 't.co': 30, direct: 11 },
-      topBrowsers: 0, socialCount: { twitter: 30, facebook: 0 },
+      clicks: 41,
+      uniqueClicks: 17,
+      topCountries: { Germany: 41 },
+      topReferrers: { 't.co': 30, direct: 11 },
+      topBrowsers: 0,
+      socialCount: { twitter: 30, facebook: 0 },
     });
     expect(await readStats(ctx, 'qr', qrId)).toMatchObject({ clicks: 9, uniqueClicks: 2 });
     expect((await findQrSummary(ctx.db, userId, qrId))?.scans).toBe(9);
     const listed = await listLinks(ctx.db, userId, { limit: 10, offset: 0, page: 1 }, 'click');
-    expect(listed.map((l) => [l.alias, l.clicks])).toEqual([['old', 41], ['never', 0]]);
+    expect(listed.map((l) => [l.alias, l.clicks])).toEqual([
+      ['old', 41],
+      ['never', 0],
+    ]);
     const orphans = await ctx.db.selectFrom('click_stats').select('target_id').where('target_id', '=', 999999).execute();
     expect(orphans).toEqual([]); // statistics left behind by deletes before this release are gone
     const summaries = await ctx.db.selectFrom('click_summaries').select('target_id').where('target_id', '=', 999999).execute();

@@ -57,7 +57,7 @@ it('sends it br or gzip as the client accepts, each decoding to the same documen
   expect((await get('/api/openapi.json', { 'if-none-match': String(br.headers.etag) })).status).toBe(304);
 });
 
-it('answers the docs page\'s own /docs/json from the same buffers', async () => {
+it("answers the docs page's own /docs/json from the same buffers", async () => {
   const api = await get('/api/openapi.json');
   const docs = await get('/docs/json');
   expect(docs.status).toBe(200);

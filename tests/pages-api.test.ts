@@ -26,14 +26,22 @@ describe('splash pages', () => {
   it('adds, lists with exact keys and error "0", updates and deletes', async () => {
     const user = await server.user();
     const added = await server.call('POST', '/api/splash/add', {
-      key: user.apiKey, body: { name: 'Welcome', title: 'Hello', content: 'Some <b>text</b>', image: 'https://img.example.com/a.png' },
+      key: user.apiKey,
+      body: { name: 'Welcome', title: 'Hello', content: 'Some <b>text</b>', image: 'https://img.example.com/a.png' },
     });
     expect(added.status).toBe(200);
     expect(added.body).toEqual({ error: 0, id: expect.any(Number) });
     const list = await server.call('GET', '/api/splash', { key: user.apiKey });
     expect(list.body).toEqual({
       error: '0',
-      data: { result: 1, perpage: 15, currentpage: 1, nextpage: 0, maxpage: 1, splash: [{ id: added.body.id, name: 'Welcome', date: expect.stringMatching(TIMESTAMP) }] },
+      data: {
+        result: 1,
+        perpage: 15,
+        currentpage: 1,
+        nextpage: 0,
+        maxpage: 1,
+        splash: [{ id: added.body.id, name: 'Welcome', date: expect.stringMatching(TIMESTAMP) }],
+      },
     });
     const upd = await server.call('PUT', `/api/splash/${added.body.id}/update`, { key: user.apiKey, body: { title: 'New title' } });
     expect(upd.body).toEqual({ error: 0, message: expect.any(String) });
@@ -58,7 +66,14 @@ describe('splash pages', () => {
   });
 
   it('refuses bad input with 400', async () => {
-    for (const body of [{}, { name: '  ' }, { name: 'x', image: 'javascript:alert(1)' }, { name: 'x', image: 'ftp://a.b/c' }, { name: 3 }, { name: 'x'.repeat(101) }]) {
+    for (const body of [
+      {},
+      { name: '  ' },
+      { name: 'x', image: 'javascript:alert(1)' },
+      { name: 'x', image: 'ftp://a.b/c' },
+      { name: 3 },
+      { name: 'x'.repeat(101) },
+    ]) {
       const res = await server.call('POST', '/api/splash/add', { key: me.apiKey, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error).toBe(1);
@@ -85,13 +100,21 @@ describe('overlays', () => {
   it('adds, lists under cta with exact keys, updates and deletes', async () => {
     const user = await server.user();
     const added = await server.call('POST', '/api/overlay/add', {
-      key: user.apiKey, body: { type: 'contact', name: 'Reach us', message: 'Hi', button_text: 'Go', button_link: 'https://example.com/go' },
+      key: user.apiKey,
+      body: { type: 'contact', name: 'Reach us', message: 'Hi', button_text: 'Go', button_link: 'https://example.com/go' },
     });
     expect(added.body).toEqual({ error: 0, id: expect.any(Number) });
     const list = await server.call('GET', '/api/overlay', { key: user.apiKey });
     expect(list.body).toEqual({
       error: '0',
-      data: { result: 1, perpage: 15, currentpage: 1, nextpage: 0, maxpage: 1, cta: [{ id: added.body.id, type: 'contact', name: 'Reach us', date: expect.stringMatching(TIMESTAMP) }] },
+      data: {
+        result: 1,
+        perpage: 15,
+        currentpage: 1,
+        nextpage: 0,
+        maxpage: 1,
+        cta: [{ id: added.body.id, type: 'contact', name: 'Reach us', date: expect.stringMatching(TIMESTAMP) }],
+      },
     });
     await server.call('PUT', `/api/overlay/${added.body.id}/update`, { key: user.apiKey, body: { type: 'message', button_link: '' } });
     expect(await findOverlayById(server.ctx.db, added.body.id)).toMatchObject({ type: 'message', name: 'Reach us', button_link: '', message: 'Hi' });
@@ -99,7 +122,12 @@ describe('overlays', () => {
   });
 
   it('refuses bad input with 400', async () => {
-    for (const body of [{ name: 'x' }, { type: 'popup', name: 'x' }, { type: 'message' }, { type: 'message', name: 'x', button_link: 'data:text/html,hi' }]) {
+    for (const body of [
+      { name: 'x' },
+      { type: 'popup', name: 'x' },
+      { type: 'message' },
+      { type: 'message', name: 'x', button_link: 'data:text/html,hi' },
+    ]) {
       const res = await server.call('POST', '/api/overlay/add', { key: me.apiKey, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
@@ -126,7 +154,13 @@ describe('bio pages', () => {
     const alias = `bio-${process.pid}-a`;
     const added = await server.call('POST', '/api/bio/add', {
       key: user.apiKey,
-      body: { alias, name: 'My links', description: 'About me', avatar: 'https://img.example.com/me.png', links: [{ title: 'Site', url: 'https://example.com', extra: 1 }] },
+      body: {
+        alias,
+        name: 'My links',
+        description: 'About me',
+        avatar: 'https://img.example.com/me.png',
+        links: [{ title: 'Site', url: 'https://example.com', extra: 1 }],
+      },
     });
     expect(added.status).toBe(200);
     expect(added.body).toEqual({ error: 0, id: expect.any(Number), url: `${server.config.BASE_URL}/${alias}` });
@@ -134,7 +168,11 @@ describe('bio pages', () => {
     expect(list.body).toEqual({
       error: '0',
       data: {
-        result: 1, perpage: 15, currentpage: 1, nextpage: 0, maxpage: 1,
+        result: 1,
+        perpage: 15,
+        currentpage: 1,
+        nextpage: 0,
+        maxpage: 1,
         bio: [{ id: added.body.id, alias, name: 'My links', url: added.body.url, date: expect.stringMatching(TIMESTAMP) }],
       },
     });
@@ -158,9 +196,15 @@ describe('bio pages', () => {
   it('refuses invalid and reserved aliases, bad URLs and too many links with 400', async () => {
     const many = Array.from({ length: 101 }, (_, i) => ({ title: `t${i}`, url: 'https://example.com' }));
     for (const body of [
-      { alias: 'ab', name: 'x' }, { alias: 'has space', name: 'x' }, { alias: 'api', name: 'x' }, { alias: 'QR', name: 'x' },
-      { alias: 'fine-alias', name: '' }, { alias: 'fine-alias' }, { alias: 'fine-alias', name: 'x', avatar: 'javascript:x' },
-      { alias: 'fine-alias', name: 'x', links: [{ title: 't', url: 'javascript:alert(1)' }] }, { alias: 'fine-alias', name: 'x', links: many },
+      { alias: 'ab', name: 'x' },
+      { alias: 'has space', name: 'x' },
+      { alias: 'api', name: 'x' },
+      { alias: 'QR', name: 'x' },
+      { alias: 'fine-alias', name: '' },
+      { alias: 'fine-alias' },
+      { alias: 'fine-alias', name: 'x', avatar: 'javascript:x' },
+      { alias: 'fine-alias', name: 'x', links: [{ title: 't', url: 'javascript:alert(1)' }] },
+      { alias: 'fine-alias', name: 'x', links: many },
       { alias: 'fine-alias', name: 'x', links: [{ url: 'https://example.com' }] },
     ]) {
       const res = await server.call('POST', '/api/bio/add', { key: me.apiKey, body });
@@ -191,7 +235,14 @@ describe('ownership', () => {
     const splash = await server.call('POST', '/api/splash/add', { key: other.apiKey, body: { name: 'theirs' } });
     const overlay = await server.call('POST', '/api/overlay/add', { key: other.apiKey, body: { type: 'message', name: 'theirs' } });
     const bio = await server.call('POST', '/api/bio/add', { key: other.apiKey, body: { alias: `theirs-${process.pid}`, name: 'theirs' } });
-    for (const [kind, id] of [['splash', splash.body.id], ['overlay', overlay.body.id], ['bio', bio.body.id], ['splash', 999999], ['overlay', 999999], ['bio', 999999]]) {
+    for (const [kind, id] of [
+      ['splash', splash.body.id],
+      ['overlay', overlay.body.id],
+      ['bio', bio.body.id],
+      ['splash', 999999],
+      ['overlay', 999999],
+      ['bio', 999999],
+    ]) {
       const upd = await server.call('PUT', `/api/${kind}/${id}/update`, { key: me.apiKey, body: { name: 'stolen' } });
       const del = await server.call('DELETE', `/api/${kind}/${id}/delete`, { key: me.apiKey });
       for (const res of [upd, del]) {

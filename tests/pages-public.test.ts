@@ -8,7 +8,8 @@ let key: string;
 
 const HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(2)>\'';
 const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
 beforeAll(async () => {
   server = await startServer({ RATE_LIMIT_MAX: '100000' });
@@ -49,12 +50,20 @@ function expectSafePage(res: Reply<string>, status = 200): void {
   }
 }
 
-const hostileMeta = { title: HOSTILE, description: HOSTILE, metatitle: HOSTILE, metadescription: HOSTILE, metaimage: 'https://img.example/a.png?x="><b>' };
+const hostileMeta = {
+  title: HOSTILE,
+  description: HOSTILE,
+  metatitle: HOSTILE,
+  metadescription: HOSTILE,
+  metaimage: 'https://img.example/a.png?x="><b>',
+};
 
 describe('frame links', () => {
   it('frames the (targeted) destination full-size with the meta title', async () => {
     const { alias } = await addLink({
-      url: 'https://example.com/framed?a=1', type: 'frame', metatitle: 'Framed & "quoted"',
+      url: 'https://example.com/framed?a=1',
+      type: 'frame',
+      metatitle: 'Framed & "quoted"',
       devicetarget: [{ device: 'iphone', link: 'https://example.com/mobile' }],
     });
     const res = await page(`/${alias}`);
@@ -67,7 +76,12 @@ describe('frame links', () => {
 
   it('never frames our own API, docs or admin pages, on the default or a branded domain', async () => {
     await api('/api/domain/add', { domain: 'https://brand.example.test' });
-    for (const url of ['http://redirectory.test/api/account', 'http://REDIRECTORY.test/docs/', 'https://brand.example.test/admin', 'http://redirectory.test/%61pi/x']) {
+    for (const url of [
+      'http://redirectory.test/api/account',
+      'http://REDIRECTORY.test/docs/',
+      'https://brand.example.test/admin',
+      'http://redirectory.test/%61pi/x',
+    ]) {
       const { alias } = await addLink({ url, type: 'frame' });
       const res = await page(`/${alias}`);
       expectSafePage(res);
@@ -80,9 +94,17 @@ describe('frame links', () => {
 
   it('links our own API, docs or admin pages, never frames them, however they are spelled', async () => {
     const k = (await server.user()).apiKey;
-    for (const url of ['HTTP://REDIRECTORY.TEST/API/account', 'http://redirectory.test:80/docs', 'http://redirectory.test/%61%70%69/account',
-      'http://redirectory.test//api/account', 'http://Redirectory.Test/Docs/', 'http://redirectory.test/admin?x=1', 'http://redirectory.test./api/account',
-      'http://redirectory.test/./api/account', 'http://redirectory.test/x/../api/account']) {
+    for (const url of [
+      'HTTP://REDIRECTORY.TEST/API/account',
+      'http://redirectory.test:80/docs',
+      'http://redirectory.test/%61%70%69/account',
+      'http://redirectory.test//api/account',
+      'http://Redirectory.Test/Docs/',
+      'http://redirectory.test/admin?x=1',
+      'http://redirectory.test./api/account',
+      'http://redirectory.test/./api/account',
+      'http://redirectory.test/x/../api/account',
+    ]) {
       const made = await server.call('POST', '/api/url/add', { key: k, body: { url, type: 'frame' } });
       expect(made.status, url).toBe(200);
       const page = await server.visit(new URL(made.body.shorturl).pathname, { headers: { 'user-agent': BROWSER } });
@@ -109,7 +131,12 @@ describe('splash links', () => {
   });
 
   it("shows the account's own splash page, escaped", async () => {
-    const splash = await api('/api/splash/add', { name: 'Promo', title: HOSTILE, content: `First ${HOSTILE}\n\nSecond paragraph`, image: 'https://img.example/promo.png' });
+    const splash = await api('/api/splash/add', {
+      name: 'Promo',
+      title: HOSTILE,
+      content: `First ${HOSTILE}\n\nSecond paragraph`,
+      image: 'https://img.example/promo.png',
+    });
     const { alias } = await addLink({ url: 'https://example.com/after', type: String(splash.id) });
     const res = await page(`/${alias}`);
     expectSafePage(res);
@@ -121,7 +148,13 @@ describe('splash links', () => {
 
 describe('overlay links', () => {
   it('frames the destination under a message with a button', async () => {
-    const overlay = await api('/api/overlay/add', { type: 'message', name: 'CTA', message: HOSTILE, button_text: HOSTILE, button_link: 'https://shop.example/buy' });
+    const overlay = await api('/api/overlay/add', {
+      type: 'message',
+      name: 'CTA',
+      message: HOSTILE,
+      button_text: HOSTILE,
+      button_link: 'https://shop.example/buy',
+    });
     const { alias } = await addLink({ url: 'https://example.com/base', type: `overlay-${overlay.id}` });
     const res = await page(`/${alias}`);
     expectSafePage(res);
@@ -131,7 +164,12 @@ describe('overlay links', () => {
   });
 
   it('a contact overlay links to the contact page, posting nowhere', async () => {
-    const overlay = await api('/api/overlay/add', { type: 'contact', name: 'Contact', message: 'Write to us', button_link: 'https://example.com/contact' });
+    const overlay = await api('/api/overlay/add', {
+      type: 'contact',
+      name: 'Contact',
+      message: 'Write to us',
+      button_link: 'https://example.com/contact',
+    });
     const { alias } = await addLink({ url: 'https://example.com/base', type: `overlay-${overlay.id}` });
     const res = await page(`/${alias}`);
     expectSafePage(res);
@@ -141,7 +179,13 @@ describe('overlay links', () => {
   });
 
   it('a contact overlay with an e-mail address shows a form and a link that open the mail client', async () => {
-    const overlay = await api('/api/overlay/add', { type: 'contact', name: 'Mail', message: 'Write to us', button_text: 'Send it', email: 'team@example.com' });
+    const overlay = await api('/api/overlay/add', {
+      type: 'contact',
+      name: 'Mail',
+      message: 'Write to us',
+      button_text: 'Send it',
+      email: 'team@example.com',
+    });
     const { alias } = await addLink({ url: 'https://example.com/base', type: `overlay-${overlay.id}` });
     const res = await page(`/${alias}`);
     expectSafePage(res);
@@ -178,9 +222,11 @@ describe('pixels', () => {
   it('skips tags that are not plain ids, even when written straight into the table', async () => {
     const { id: userId } = await server.user();
     const { id, alias } = await addLink({ url: 'https://example.com/raw' });
-    const pixel = await server.ctx.db.insertInto('pixels')
+    const pixel = await server.ctx.db
+      .insertInto('pixels')
       .values({ user_id: userId, type: 'analyticspixel', name: 'bad', tag: `G-1"><script>alert(1)</script>`, created_at: '2024-01-01 00:00:00' })
-      .returning('id').executeTakeFirstOrThrow();
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await server.ctx.db.insertInto('link_pixels').values({ link_id: id, pixel_id: pixel.id }).execute();
     await invalidateLinks(server.ctx, [id]);
     const res = await page(`/${alias}`);
@@ -191,7 +237,13 @@ describe('pixels', () => {
 describe('social crawlers', () => {
   it('get the Open Graph page instead of the redirect, escaped', async () => {
     const { alias } = await addLink({ url: 'https://example.com/shared', ...hostileMeta });
-    for (const ua of ['facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)', 'Twitterbot/1.0', 'Slackbot-LinkExpanding 1.0', 'WhatsApp/2.23', 'Mozilla/5.0 (compatible; Discordbot/2.0)']) {
+    for (const ua of [
+      'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+      'Twitterbot/1.0',
+      'Slackbot-LinkExpanding 1.0',
+      'WhatsApp/2.23',
+      'Mozilla/5.0 (compatible; Discordbot/2.0)',
+    ]) {
       const res = await page(`/${alias}`, { 'user-agent': ua });
       expectSafePage(res);
       expect(res.headers.location).toBeUndefined();
@@ -206,8 +258,14 @@ describe('social crawlers', () => {
 describe('bio pages', () => {
   it('shows name, description, avatar and http(s) links, escaped', async () => {
     await api('/api/bio/add', {
-      alias: 'my-bio', name: HOSTILE, description: HOSTILE, avatar: 'https://img.example/me.png',
-      links: [{ title: HOSTILE, url: 'https://example.com/one' }, { title: 'Two', url: 'https://example.com/two' }],
+      alias: 'my-bio',
+      name: HOSTILE,
+      description: HOSTILE,
+      avatar: 'https://img.example/me.png',
+      links: [
+        { title: HOSTILE, url: 'https://example.com/one' },
+        { title: 'Two', url: 'https://example.com/two' },
+      ],
     });
     const res = await page('/my-bio');
     expectSafePage(res);
@@ -217,10 +275,19 @@ describe('bio pages', () => {
 
   it('never turns a stored non-http link into an href', async () => {
     const { id: userId } = await server.user();
-    await server.ctx.db.insertInto('bio_pages').values({
-      user_id: userId, alias: 'raw-bio', name: 'Raw', links: JSON.stringify([{ title: 'Bad', url: 'javascript:alert(1)' }, { title: 3, url: {} }]),
-      created_at: '2024-01-01 00:00:00',
-    }).execute();
+    await server.ctx.db
+      .insertInto('bio_pages')
+      .values({
+        user_id: userId,
+        alias: 'raw-bio',
+        name: 'Raw',
+        links: JSON.stringify([
+          { title: 'Bad', url: 'javascript:alert(1)' },
+          { title: 3, url: {} },
+        ]),
+        created_at: '2024-01-01 00:00:00',
+      })
+      .execute();
     const res = await page('/raw-bio');
     expectSafePage(res);
     expect(res.text).not.toContain('javascript:');

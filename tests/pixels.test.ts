@@ -6,12 +6,34 @@ let key: string;
 let otherKey: string;
 
 const NEUTRAL = [
-  'tagmanagerpixel', 'analyticspixel', 'socialnetworkpixel', 'adspixel', 'professionalnetworkpixel', 'microblogpixel',
-  'retargetingpixel', 'questionsitepixel', 'pinboard', 'searchengine', 'chatapp', 'forum', 'shortvideo',
+  'tagmanagerpixel',
+  'analyticspixel',
+  'socialnetworkpixel',
+  'adspixel',
+  'professionalnetworkpixel',
+  'microblogpixel',
+  'retargetingpixel',
+  'questionsitepixel',
+  'pinboard',
+  'searchengine',
+  'chatapp',
+  'forum',
+  'shortvideo',
 ];
 const PROVIDER = [
-  'gtmpixel', 'gapixel', 'fbpixel', 'adwordspixel', 'linkedinpixel', 'twitterpixel',
-  'adrollpixel', 'quorapixel', 'pinterest', 'bing', 'snapchat', 'reddit', 'tiktok',
+  'gtmpixel',
+  'gapixel',
+  'fbpixel',
+  'adwordspixel',
+  'linkedinpixel',
+  'twitterpixel',
+  'adrollpixel',
+  'quorapixel',
+  'pinterest',
+  'bing',
+  'snapchat',
+  'reddit',
+  'tiktok',
 ];
 
 beforeAll(async () => {
@@ -94,7 +116,7 @@ describe('pixels', () => {
     expect(again.status).toBe(404);
   });
 
-  it('answers 404 for another account\'s pixel on update and delete, and hides it from lists', async () => {
+  it("answers 404 for another account's pixel on update and delete, and hides it from lists", async () => {
     const { id } = (await add({ type: 'tiktok', name: 'mine', tag: 't' })).body;
     const update = await server.call('PUT', `/api/pixel/${id}/update`, { key: otherKey, body: { tag: 'x' } });
     expect(update.status).toBe(404);

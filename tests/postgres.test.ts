@@ -63,18 +63,27 @@ it('starts again on an existing schema without migrating twice', async () => {
 
 it('reads counts as numbers and flags as 0/1 integers, as on SQLite', async () => {
   const ctx = await node(await schema());
-  const user = await ctx.db.insertInto('users')
+  const user = await ctx.db
+    .insertInto('users')
     .values({ email: 'a@example.com', username: 'a', password_hash: 'x', api_key_hash: 'k', created_at: '2024-01-01 00:00:00' })
-    .returning('id').executeTakeFirstOrThrow();
+    .returning('id')
+    .executeTakeFirstOrThrow();
   await ctx.db.insertInto('channels').values({ user_id: user.id, name: 'c', starred: 1, created_at: '2024-01-01 00:00:00' }).execute();
   const row = await ctx.db.selectFrom('channels').select(['starred']).executeTakeFirstOrThrow();
-  const count = await ctx.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const link = await ctx.db.insertInto('links')
+  const count = await ctx.db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const link = await ctx.db
+    .insertInto('links')
     .values({ user_id: user.id, alias: 'abc', long_url: 'https://example.com', created_at: 'x', updated_at: 'x' })
-    .returning(['id']).executeTakeFirstOrThrow();
-  const stat = await ctx.db.insertInto('click_stats')
+    .returning(['id'])
+    .executeTakeFirstOrThrow();
+  const stat = await ctx.db
+    .insertInto('click_stats')
     .values({ target_kind: 'link', target_id: link.id, dimension: 'referrer', label: 'direct', count: 3 })
-    .returning(['count']).executeTakeFirstOrThrow();
+    .returning(['count'])
+    .executeTakeFirstOrThrow();
   expect(row.starred).toBe(1);
   expect(count.n).toBe(1);
   expect(typeof link.id).toBe('number');

@@ -11,7 +11,10 @@ let key: string;
 beforeAll(async () => {
   server = await startServer({ RATE_LIMIT_MAX: '100000', TRUST_PROXY: 'true' });
   key = (await server.user()).apiKey;
-  for (const [custom, extra] of [['open-body', {}], ['locked-body', { password: 'correct horse' }]] as const) {
+  for (const [custom, extra] of [
+    ['open-body', {}],
+    ['locked-body', { password: 'correct horse' }],
+  ] as const) {
     const res = await server.call('POST', '/api/url/add', { key, body: { url: 'https://example.com/', custom, ...extra } });
     expect(res.status, res.text).toBe(200);
   }
@@ -31,8 +34,14 @@ const nextClient = () => `198.51.100.${++clientCounter}`;
  */
 function statusBeforeBody(path: string, headers: Record<string, string>, sent: string): Promise<number> {
   const url = new URL(server.url);
-  const head = [`POST ${path} HTTP/1.1`, `Host: ${TEST_HOST}`, `X-Forwarded-For: ${nextClient()}`,
-    ...Object.entries(headers).map(([n, v]) => `${n}: ${v}`), '', ''].join('\r\n');
+  const head = [
+    `POST ${path} HTTP/1.1`,
+    `Host: ${TEST_HOST}`,
+    `X-Forwarded-For: ${nextClient()}`,
+    ...Object.entries(headers).map(([n, v]) => `${n}: ${v}`),
+    '',
+    '',
+  ].join('\r\n');
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname);
     let data = '';
@@ -51,13 +60,18 @@ function statusBeforeBody(path: string, headers: Record<string, string>, sent: s
 }
 
 const post = (path: string, type: string, body: string | Readable, client = nextClient()) =>
-  request(`${server.url}${path}`, { method: 'POST', headers: { host: TEST_HOST, 'content-type': type, 'x-forwarded-for': client }, body })
-    .then(async (res) => ({ status: res.statusCode, headers: res.headers, text: await res.body.text() }));
+  request(`${server.url}${path}`, { method: 'POST', headers: { host: TEST_HOST, 'content-type': type, 'x-forwarded-for': client }, body }).then(
+    async (res) => ({ status: res.statusCode, headers: res.headers, text: await res.body.text() }),
+  );
 
 describe('public routes take only the password form, up to 16 KB', () => {
   it('answers JSON and other types with an HTML 415 on unknown and known aliases and other public paths', async () => {
     for (const path of ['/no-such-alias', '/open-body', '/locked-body', '/', '/qr/abc', '/r/abc', '/a/b/c']) {
-      for (const [type, body] of [['application/json', NESTED], ['application/json', '{"password":"correct horse"}'], ['text/plain', 'password=x']]) {
+      for (const [type, body] of [
+        ['application/json', NESTED],
+        ['application/json', '{"password":"correct horse"}'],
+        ['text/plain', 'password=x'],
+      ]) {
         const res = await post(path, type, body);
         expect(res.status, `${type} ${path}`).toBe(415);
         expect(res.headers['content-type']).toContain('text/html');
@@ -148,22 +162,41 @@ describe('the API keeps refusing NUL characters in large bodies', () => {
     const res = await server.call('POST', '/api/url/add', { key, body });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('The field "metatitle" must not contain NUL characters.');
-    const nested = await server.call('POST', '/api/qr/add', { key, rawBody: `{"type":"text","data":{"text":"${filler}\\u0000"}}`, headers: { 'content-type': 'application/json' } });
+    const nested = await server.call('POST', '/api/qr/add', {
+      key,
+      rawBody: `{"type":"text","data":{"text":"${filler}\\u0000"}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(nested.body.message).toBe('The field "data.text" must not contain NUL characters.');
-    const inKey = await server.call('POST', '/api/qr/add', { key, rawBody: `{"type":"text","data":{"a\\u0000":"${filler}"}}`, headers: { 'content-type': 'application/json' } });
+    const inKey = await server.call('POST', '/api/qr/add', {
+      key,
+      rawBody: `{"type":"text","data":{"a\\u0000":"${filler}"}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(inKey.body.message).toBe('The field "data" must not contain NUL characters.');
   });
 
   it('finds a NUL exactly where JSON spells one, however backslashes and escapes mix', async () => {
     const piece = fc.constantFrom('\\', 'u0000', '\u0000', '\\u0000', 'a', '"', '\n', 'é');
-    await fc.assert(fc.asyncProperty(fc.array(piece, { maxLength: 12 }).map((parts) => parts.join('')), async (text) => {
-      const res = await server.call('POST', '/api/url/add', { key, body: { padding: text } });
-      expect(res.body.message).toBe(text.includes('\u0000') ? 'The field "padding" must not contain NUL characters.' : 'The body field "url" is required.');
-    }), { seed: 12, numRuns: 150 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(piece, { maxLength: 12 }).map((parts) => parts.join('')),
+        async (text) => {
+          const res = await server.call('POST', '/api/url/add', { key, body: { padding: text } });
+          expect(res.body.message).toBe(
+            text.includes('\u0000') ? 'The field "padding" must not contain NUL characters.' : 'The body field "url" is required.',
+          );
+        },
+      ),
+      { seed: 12, numRuns: 150 },
+    );
   });
 
   it('takes a backslash followed by u0000 as the text it is', async () => {
-    const res = await server.call('POST', '/api/url/add', { key, body: { url: 'https://example.com/', padding: `${filler}\\u0000`, metatitle: '\\\\u0000' } });
+    const res = await server.call('POST', '/api/url/add', {
+      key,
+      body: { url: 'https://example.com/', padding: `${filler}\\u0000`, metatitle: '\\\\u0000' },
+    });
     expect(res.status, res.text).toBe(200);
   });
 });

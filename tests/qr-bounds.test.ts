@@ -30,7 +30,10 @@ async function image(path: string, client: string) {
 describe('QR logos are bounded', () => {
   it('refuses a logo over 256 KB or over 1024×1024 pixels with a 400 naming the limit, on add and update', async () => {
     const code = await create({ type: 'text', data: 'bounded logo' });
-    const cases: Array<[string, string]> = [[await noiseLogo(320), '256 KB'], [await largeLogo(1100), '1024×1024 pixels']];
+    const cases: Array<[string, string]> = [
+      [await noiseLogo(320), '256 KB'],
+      [await largeLogo(1100), '1024×1024 pixels'],
+    ];
     for (const [logo, limit] of cases) {
       const added = await server.call('POST', '/api/qr/add', { key, body: { type: 'text', data: 'x', logo } });
       expect(added.status, limit).toBe(400);
@@ -39,7 +42,9 @@ describe('QR logos are bounded', () => {
       expect(updated.status, limit).toBe(400);
       expect(updated.body.message).toContain(limit);
     }
-    expect((await server.call('PUT', `/api/qr/${code.id}/update`, { key, body: { data: 'bounded logo', logo: await largeLogo(1024) } })).status).toBe(200);
+    expect((await server.call('PUT', `/api/qr/${code.id}/update`, { key, body: { data: 'bounded logo', logo: await largeLogo(1024) } })).status).toBe(
+      200,
+    );
   });
 
   it('renders large-but-allowed logos, stored no larger than they are ever drawn (431 px)', async () => {
@@ -65,7 +70,9 @@ describe('QR image rendering per client', () => {
 
   it(`renders at most ${BUDGET} uncached images a minute for one client (429 page after), and still serves cached ones`, async () => {
     const codes = await Promise.all(Array.from({ length: 25 }, (_, i) => create({ type: 'text', data: `render budget ${i}` })));
-    const variants = codes.flatMap((c) => [64, 128, 256, 300, 512].flatMap((size) => [`/qr/${c.slug}?size=${size}`, `/qr/${c.slug}?size=${size}&format=svg`]));
+    const variants = codes.flatMap((c) =>
+      [64, 128, 256, 300, 512].flatMap((size) => [`/qr/${c.slug}?size=${size}`, `/qr/${c.slug}?size=${size}&format=svg`]),
+    );
     const client = nextClient();
     const window = () => Math.floor(Date.now() / 60_000);
     const started = window();

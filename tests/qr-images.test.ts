@@ -16,7 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const BROWSER = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const BROWSER =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
 async function create(body: Record<string, unknown>): Promise<{ id: number; slug: string }> {
@@ -32,19 +33,43 @@ const CASES: Array<[string, string, unknown, string | null]> = [
   ['text', 'text', 'Hello, QR world', 'Hello, QR world'],
   ['text (unicode object)', 'text', { text: 'héllo wörld ✓' }, 'héllo wörld ✓'],
   ['link', 'link', 'https://example.com/landing?x=1', null],
-  ['email', 'email', { email: 'team@example.com', subject: 'Hello there', body: 'Line 1 & more' },
-    'mailto:team@example.com?subject=Hello%20there&body=Line%201%20%26%20more'],
+  [
+    'email',
+    'email',
+    { email: 'team@example.com', subject: 'Hello there', body: 'Line 1 & more' },
+    'mailto:team@example.com?subject=Hello%20there&body=Line%201%20%26%20more',
+  ],
   ['email (plain string)', 'email', 'team@example.com', 'mailto:team@example.com'],
   ['phone', 'phone', '+1 (555) 010-9999', 'tel:+15550109999'],
   ['sms', 'sms', { phone: '+15550100', message: 'Reply: YES' }, 'SMSTO:+15550100:Reply: YES'],
   ['sms (plain string)', 'sms', '+15550100', 'SMSTO:+15550100:'],
-  ['wifi', 'wifi', { ssid: 'Cafe;Net', password: 'p:ss"word\\', encryption: 'WPA', hidden: true },
-    'WIFI:T:WPA;S:Cafe\\;Net;P:p\\:ss\\"word\\\\;H:true;;'],
+  [
+    'wifi',
+    'wifi',
+    { ssid: 'Cafe;Net', password: 'p:ss"word\\', encryption: 'WPA', hidden: true },
+    'WIFI:T:WPA;S:Cafe\\;Net;P:p\\:ss\\"word\\\\;H:true;;',
+  ],
   ['wifi (plain string)', 'wifi', 'GuestNet', 'WIFI:T:nopass;S:GuestNet;;'],
-  ['vcard', 'vcard',
-    { firstname: 'Ada', lastname: 'Lovelace', organization: 'Analytical, Ltd', phone: '+44 20 7946 0000', email: 'ada@example.com', website: 'https://ada.example.com/', address: '12 St James Sq; London' },
-    'BEGIN:VCARD\nVERSION:3.0\nN:Lovelace;Ada;;;\nFN:Ada Lovelace\nORG:Analytical\\, Ltd\nTEL:+442079460000\nEMAIL:ada@example.com\nURL:https://ada.example.com/\nADR:;;12 St James Sq\\; London;;;;\nEND:VCARD'],
-  ['vcard (plain string)', 'vcard', 'Grace Brewster Hopper', 'BEGIN:VCARD\nVERSION:3.0\nN:Hopper;Grace Brewster;;;\nFN:Grace Brewster Hopper\nEND:VCARD'],
+  [
+    'vcard',
+    'vcard',
+    {
+      firstname: 'Ada',
+      lastname: 'Lovelace',
+      organization: 'Analytical, Ltd',
+      phone: '+44 20 7946 0000',
+      email: 'ada@example.com',
+      website: 'https://ada.example.com/',
+      address: '12 St James Sq; London',
+    },
+    'BEGIN:VCARD\nVERSION:3.0\nN:Lovelace;Ada;;;\nFN:Ada Lovelace\nORG:Analytical\\, Ltd\nTEL:+442079460000\nEMAIL:ada@example.com\nURL:https://ada.example.com/\nADR:;;12 St James Sq\\; London;;;;\nEND:VCARD',
+  ],
+  [
+    'vcard (plain string)',
+    'vcard',
+    'Grace Brewster Hopper',
+    'BEGIN:VCARD\nVERSION:3.0\nN:Hopper;Grace Brewster;;;\nFN:Grace Brewster Hopper\nEND:VCARD',
+  ],
 ];
 
 const VARIANTS: Array<[string, () => Record<string, unknown>]> = [
@@ -100,7 +125,13 @@ describe('image options and headers', () => {
 
   it('sizes the image by ?size at the nearest fixed step, 64–2048, default 300, and refuses other formats', async () => {
     const code = await create({ type: 'text', data: 'sizes' });
-    for (const [query, side] of [['', 300], ['?size=120', 128], ['?size=290', 300], ['?size=5', 64], ['?size=99999', 2048]] as const) {
+    for (const [query, side] of [
+      ['', 300],
+      ['?size=120', 128],
+      ['?size=290', 300],
+      ['?size=5', 64],
+      ['?size=99999', 2048],
+    ] as const) {
       const res = await fetchImage(server, `/qr/${code.slug}${query}`);
       const meta = await sharp(res.body).metadata();
       expect([meta.width, meta.height]).toEqual([side, side]);

@@ -245,8 +245,11 @@ describe('DELETE /api/qr/{id}/delete', () => {
     expect((await fetchImage(server, `/qr/${code.slug}`)).status).toBe(200);
     const { db } = server.ctx;
     const owner = await db.selectFrom('qr_codes').select('user_id').where('id', '=', code.id).executeTakeFirstOrThrow();
-    const channel = await db.insertInto('channels').values({ user_id: owner.user_id, name: `qr-${code.id}`, created_at: nowTimestamp() })
-      .returning('id').executeTakeFirstOrThrow();
+    const channel = await db
+      .insertInto('channels')
+      .values({ user_id: owner.user_id, name: `qr-${code.id}`, created_at: nowTimestamp() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await db.insertInto('channel_items').values({ channel_id: channel.id, item_type: 'qr', item_id: code.id, created_at: nowTimestamp() }).execute();
 
     const res = await server.call('DELETE', `/api/qr/${code.id}/delete`, { key });

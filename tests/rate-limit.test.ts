@@ -54,20 +54,37 @@ describe('API rate limit', () => {
     const { apiKey: k } = await limited.user();
     const { apiKey: other } = await limited.user();
     const spellings: Array<Array<[string, string]>> = [
-      [['Authorization', `Bearer ${k}`]], [['AUTHORIZATION', `bearer ${k}`]], [['authorization', `BEARER  ${k} `]],
-      [['aUtHoRiZaTiOn', `Token ${k}`]], [['Authorization', k]],
+      [['Authorization', `Bearer ${k}`]],
+      [['AUTHORIZATION', `bearer ${k}`]],
+      [['authorization', `BEARER  ${k} `]],
+      [['aUtHoRiZaTiOn', `Token ${k}`]],
+      [['Authorization', k]],
     ];
     const admitted = await Promise.all(spellings.map(raw));
-    expect(admitted.map((r) => [r.status, r.headers['x-ratelimit-remaining']]).sort()).toEqual(
-      [[200, '0'], [200, '1'], [200, '2'], [200, '3'], [200, '4']]);
+    expect(admitted.map((r) => [r.status, r.headers['x-ratelimit-remaining']]).sort()).toEqual([
+      [200, '0'],
+      [200, '1'],
+      [200, '2'],
+      [200, '3'],
+      [200, '4'],
+    ]);
     // Spent. Another spelling, a second Authorization header (with another valid key, before or after), a
     // forwarded address or a comma-joined list never buys a request with this key.
     const attempts: Array<Array<[string, string]>> = [
       [['authorization', `bearer ${k}`]],
-      [['Authorization', `Bearer ${k}`], ['Authorization', `Bearer ${other}`]],
-      [['Authorization', `Bearer ${k}`], ['X-Forwarded-For', '203.0.113.7']],
+      [
+        ['Authorization', `Bearer ${k}`],
+        ['Authorization', `Bearer ${other}`],
+      ],
+      [
+        ['Authorization', `Bearer ${k}`],
+        ['X-Forwarded-For', '203.0.113.7'],
+      ],
       [['Authorization', `Bearer ${k}, Bearer ${other}`]],
-      [['Authorization', `Bearer ${k}`], ['X-Api-Key', other]],
+      [
+        ['Authorization', `Bearer ${k}`],
+        ['X-Api-Key', other],
+      ],
     ];
     for (const headers of attempts) {
       const res = await raw(headers);
@@ -83,7 +100,11 @@ describe('API rate limit', () => {
     limited = await startServer({ RATE_LIMIT_MAX: '5' });
     for (let i = 0; i < 5; i++) expect((await raw([['Authorization', `Bearer wrong-${i}`]])).status).toBe(401);
     for (const forwarded of ['203.0.113.1', '198.51.100.2, 203.0.113.1', '::1']) {
-      const res = await raw([['Authorization', 'Bearer wrong'], ['X-Forwarded-For', forwarded], ['X-Real-IP', forwarded]]);
+      const res = await raw([
+        ['Authorization', 'Bearer wrong'],
+        ['X-Forwarded-For', forwarded],
+        ['X-Real-IP', forwarded],
+      ]);
       expect(res.status, forwarded).toBe(429);
     }
     expect((await raw([])).status).toBe(429);

@@ -13,13 +13,20 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function protectedLink(custom: string, extra: Record<string, unknown> = {}): Promise<number> {
-  const res = await server.call('POST', '/api/url/add', { key, body: { url: 'https://example.com/secret?a=1', custom, password: 'correct horse', ...extra } });
+  const res = await server.call('POST', '/api/url/add', {
+    key,
+    body: { url: 'https://example.com/secret?a=1', custom, password: 'correct horse', ...extra },
+  });
   expect(res.status, res.text).toBe(200);
   return res.body.id;
 }
 
 const post = (alias: string, password: string, ip = '203.0.113.5', headers: Record<string, string> = {}) =>
-  server.visit(`/${alias}`, { method: 'POST', headers: { ...FORM, 'x-forwarded-for': ip, ...headers }, body: new URLSearchParams({ password }).toString() });
+  server.visit(`/${alias}`, {
+    method: 'POST',
+    headers: { ...FORM, 'x-forwarded-for': ip, ...headers },
+    body: new URLSearchParams({ password }).toString(),
+  });
 
 /** A right password (or a post to an open link) answers a page that continues to the link, never a redirect. */
 function expectContinue(res: { status: number; headers: Record<string, unknown>; text: string }, alias: string): void {
@@ -107,7 +114,11 @@ describe('password-protected links', () => {
     const empty = await post('locked-seven', '');
     expect(empty.status).toBe(400);
     expect(empty.text).toContain('Enter the password');
-    const json = await server.visit('/locked-seven', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"password":"correct horse"}' });
+    const json = await server.visit('/locked-seven', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"password":"correct horse"}',
+    });
     expect(json.status).toBe(415);
     expect(json.text).toContain('x-www-form-urlencoded');
     const text = await server.visit('/locked-seven', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'password=correct horse' });
@@ -129,7 +140,10 @@ describe('password-protected links', () => {
     const secure = await startServer({ BASE_URL: 'https://redirectory.test', RATE_LIMIT_MAX: '100000' });
     try {
       const user = await secure.user();
-      await secure.call('POST', '/api/url/add', { key: user.apiKey, body: { url: 'https://example.com/x', custom: 'sec-one', password: 'correct horse' } });
+      await secure.call('POST', '/api/url/add', {
+        key: user.apiKey,
+        body: { url: 'https://example.com/x', custom: 'sec-one', password: 'correct horse' },
+      });
       const res = await secure.visit('/sec-one', { method: 'POST', headers: FORM, body: 'password=correct+horse' });
       expect(res.status).toBe(200);
       expect(cookieOf(res)).toContain('; Secure');
@@ -147,7 +161,10 @@ describe('link password brute force', () => {
     const proxied = await startServer({ RATE_LIMIT_MAX: '100000', TRUST_PROXY: 'true' });
     try {
       const owner = (await proxied.user()).apiKey;
-      await proxied.call('POST', '/api/url/add', { key: owner, body: { url: 'https://example.com/vault', custom: 'vault', password: 'correct horse' } });
+      await proxied.call('POST', '/api/url/add', {
+        key: owner,
+        body: { url: 'https://example.com/vault', custom: 'vault', password: 'correct horse' },
+      });
       const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => guess(proxied, 'vault', `wrong-${i}`, '198.51.100.9')));
       const statuses = replies.map((r) => r.status);
       expect(statuses.filter((s) => s === 401)).toHaveLength(5);

@@ -4,7 +4,8 @@ import { startServer, type TestServer } from './helpers/server.js';
 let server: TestServer;
 let key: string;
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36';
 const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const US = '8.8.8.8';
@@ -33,7 +34,10 @@ describe('direct links', () => {
   it('redirects with 302, keeps the query, appends parameters encoded, and is not cacheable', async () => {
     const { alias } = await addLink({
       url: 'https://example.com/path?x=1#top',
-      parameters: [{ name: 'utm_source', value: 'a b&c' }, { name: 'é', value: '✓' }],
+      parameters: [
+        { name: 'utm_source', value: 'a b&c' },
+        { name: 'é', value: '✓' },
+      ],
     });
     const res = await server.visit(`/${alias}`, { headers: { 'user-agent': WINDOWS } });
     expect(res.status).toBe(302);
@@ -86,9 +90,19 @@ describe('targeting', () => {
   beforeAll(async () => {
     ({ alias } = await addLink({
       url: 'https://example.com/default',
-      devicetarget: [{ device: 'iPhone', link: 'https://example.com/iphone' }, { device: 'android', link: 'https://example.com/android' }],
-      languagetarget: [{ language: 'fr', link: 'https://example.com/fr' }, { language: 'pt-BR', link: 'https://example.com/pt-br' }, { language: 'de-at', link: 'https://example.com/de-at' }],
-      geotarget: [{ location: 'Germany', link: 'https://example.com/de' }, { location: 'GB', link: 'https://example.com/gb' }],
+      devicetarget: [
+        { device: 'iPhone', link: 'https://example.com/iphone' },
+        { device: 'android', link: 'https://example.com/android' },
+      ],
+      languagetarget: [
+        { language: 'fr', link: 'https://example.com/fr' },
+        { language: 'pt-BR', link: 'https://example.com/pt-br' },
+        { language: 'de-at', link: 'https://example.com/de-at' },
+      ],
+      geotarget: [
+        { location: 'Germany', link: 'https://example.com/de' },
+        { location: 'GB', link: 'https://example.com/gb' },
+      ],
       parameters: [{ name: 'src', value: 'short' }],
     }));
   });
@@ -122,7 +136,8 @@ describe('targeting', () => {
 describe('branded domains', () => {
   it('redirects the root and unknown aliases, serves its own links, and serves unknown hosts as the default domain', async () => {
     const domain = await server.call('POST', '/api/domain/add', {
-      key, body: { domain: 'https://Go.Example.test', redirectroot: 'https://example.org/home', redirect404: 'https://example.org/missing' },
+      key,
+      body: { domain: 'https://Go.Example.test', redirectroot: 'https://example.org/home', redirect404: 'https://example.org/missing' },
     });
     expect(domain.status, domain.text).toBe(200);
     const host = { host: 'go.example.test' };
@@ -149,7 +164,10 @@ describe('cache invalidation', () => {
     expect((await server.visit('/fresh-alias')).status).toBe(404); // cached as missing
     const { id, alias } = await addLink({ url: 'https://example.com/v1', custom: 'fresh-alias' });
     for (let i = 0; i < 2; i++) expect(await go(`/${alias}`)).toBe('https://example.com/v1'); // cached from the second on
-    const updated = await server.call('PUT', `/api/url/${id}/update`, { key, body: { url: 'https://example.com/v2', parameters: [{ name: 'v', value: '2' }] } });
+    const updated = await server.call('PUT', `/api/url/${id}/update`, {
+      key,
+      body: { url: 'https://example.com/v2', parameters: [{ name: 'v', value: '2' }] },
+    });
     expect(updated.status, updated.text).toBe(200);
     expect(await go(`/${alias}`)).toBe('https://example.com/v2?v=2');
     expect(await go(`/${alias}`)).toBe('https://example.com/v2?v=2');
@@ -199,7 +217,8 @@ describe('click recording', () => {
 describe('the lean front (cached links skip Fastify)', () => {
   it('answers a plain /{alias} (cached or not) exactly as the Fastify route answers it, and counts both', async () => {
     const { id, alias } = await addLink({
-      url: 'https://example.com/lean?a=1', parameters: [{ name: 'b', value: '2' }],
+      url: 'https://example.com/lean?a=1',
+      parameters: [{ name: 'b', value: '2' }],
       geotarget: [{ location: 'Germany', link: 'https://example.de/' }],
     });
     const headers = { 'user-agent': WINDOWS, 'x-forwarded-for': '5.9.0.1, 10.0.0.1' };

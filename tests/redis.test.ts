@@ -63,7 +63,11 @@ it('delivers a published key to this node at once and to other nodes under the s
     RedisInvalidation.start(b, prefix, silent),
     RedisInvalidation.start(b, `${uniqueName()}:`, silent),
   ]);
-  extra.push(() => one.close(), () => two.close(), () => foreign.close());
+  extra.push(
+    () => one.close(),
+    () => two.close(),
+    () => foreign.close(),
+  );
   const seen: Record<string, string[]> = { one: [], two: [], foreign: [] };
   one.subscribe((k) => seen.one!.push(k));
   two.subscribe((k) => seen.two!.push(k));

@@ -27,15 +27,29 @@ describe('secrets', () => {
     const user = await createUser(server.ctx, { email: `secret${process.pid}@example.com`, password: ACCOUNT_PASSWORD });
     const k = user.apiKey;
     expect((await server.call('PUT', '/api/account/update', { key: k, body: { password: NEW_ACCOUNT_PASSWORD } })).status).toBe(200);
-    const link = await server.call('POST', '/api/url/add', { key: k, body: { url: 'https://example.com/s', custom: 'secret-link', password: LINK_PASSWORD } });
-    const other = await server.call('POST', '/api/url/add', { key: k, body: { url: 'https://example.com/t', custom: 'secret-two', password: LINK_PASSWORD } });
-    expect((await server.call('PUT', `/api/url/${other.body.id}/update`, { key: k, body: { url: 'https://example.com/t', password: NEW_LINK_PASSWORD } })).status).toBe(200);
+    const link = await server.call('POST', '/api/url/add', {
+      key: k,
+      body: { url: 'https://example.com/s', custom: 'secret-link', password: LINK_PASSWORD },
+    });
+    const other = await server.call('POST', '/api/url/add', {
+      key: k,
+      body: { url: 'https://example.com/t', custom: 'secret-two', password: LINK_PASSWORD },
+    });
+    expect(
+      (await server.call('PUT', `/api/url/${other.body.id}/update`, { key: k, body: { url: 'https://example.com/t', password: NEW_LINK_PASSWORD } }))
+        .status,
+    ).toBe(200);
     const secrets = [k, ACCOUNT_PASSWORD, NEW_ACCOUNT_PASSWORD, LINK_PASSWORD, NEW_LINK_PASSWORD];
 
     // At rest: no table holds any of them; the hashes are what they should be.
     const db = server.ctx.db;
     for (const table of await db.introspection.getTables()) {
-      const rows = JSON.stringify(await db.selectFrom(table.name as 'users').selectAll().execute());
+      const rows = JSON.stringify(
+        await db
+          .selectFrom(table.name as 'users')
+          .selectAll()
+          .execute(),
+      );
       for (const secret of secrets) expect(rows.includes(secret), `${table.name} holds a secret`).toBe(false);
     }
     const row = await db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
@@ -49,7 +63,14 @@ describe('secrets', () => {
     // In answers: every list and detail, refusals, the public form and its cookie.
     const shown = [JSON.stringify(await accountState(server, k, user.id).then((state) => state.api))];
     shown.push((await server.call('PUT', '/api/account/update', { key: k, body: { password: 'short-1' } })).text);
-    shown.push((await server.call('PUT', `/api/url/${link.body.id}/update`, { key: k, body: { url: 'https://example.com/s', password: 'too-long-2'.repeat(30) } })).text); // refused: over 256
+    shown.push(
+      (
+        await server.call('PUT', `/api/url/${link.body.id}/update`, {
+          key: k,
+          body: { url: 'https://example.com/s', password: 'too-long-2'.repeat(30) },
+        })
+      ).text,
+    ); // refused: over 256
     const wrongKey = await server.call('GET', '/api/account', { headers: { authorization: `Bearer ${k}x` } });
     expect(wrongKey.status).toBe(401);
     shown.push(wrongKey.text, JSON.stringify(wrongKey.headers));
@@ -57,7 +78,12 @@ describe('secrets', () => {
     const wrong = await server.visit('/secret-link', { method: 'POST', headers: form, body: 'password=guess-secret-3' });
     const right = await server.visit('/secret-link', { method: 'POST', headers: form, body: `password=${LINK_PASSWORD}` });
     expect([wrong.status, right.status]).toEqual([401, 200]);
-    shown.push(wrong.text, JSON.stringify(right.headers), right.text, (await server.visit('/secret-two', { headers: { 'user-agent': BROWSER } })).text);
+    shown.push(
+      wrong.text,
+      JSON.stringify(right.headers),
+      right.text,
+      (await server.visit('/secret-two', { headers: { 'user-agent': BROWSER } })).text,
+    );
     for (const text of shown) {
       for (const secret of [...secrets, 'short-1', 'tiny-2', 'guess-secret-3', keyRow.key_hash, '$argon2']) expect(text).not.toContain(secret);
     }
@@ -74,8 +100,15 @@ describe('secrets', () => {
       await send(node.url, 'GET', '/api/account', { key: k });
       await send(node.url, 'PUT', '/api/account/update', { key: k, body: { password: NEW_ACCOUNT_PASSWORD } });
       await send(node.url, 'PUT', '/api/account/update', { key: k, body: { password: 'short-1' } });
-      await send(node.url, 'POST', '/api/url/add', { key: k, body: { url: 'https://example.com/l', custom: 'logged-link', password: LINK_PASSWORD } });
-      await request(`${node.url}/api/url/add`, { method: 'POST', headers: json, body: `{"url":"https://example.com","password":"${NEW_LINK_PASSWORD}` }).then((r) => r.body.dump());
+      await send(node.url, 'POST', '/api/url/add', {
+        key: k,
+        body: { url: 'https://example.com/l', custom: 'logged-link', password: LINK_PASSWORD },
+      });
+      await request(`${node.url}/api/url/add`, {
+        method: 'POST',
+        headers: json,
+        body: `{"url":"https://example.com","password":"${NEW_LINK_PASSWORD}`,
+      }).then((r) => r.body.dump());
       await send(node.url, 'GET', '/api/account', { headers: { authorization: `Bearer ${k.slice(0, -1)}` } });
       const form = { host: TEST_HOST, 'content-type': 'application/x-www-form-urlencoded' };
       await request(`${node.url}/logged-link`, { method: 'POST', headers: form, body: 'password=guess-secret-3' }).then((r) => r.body.dump());
@@ -83,14 +116,29 @@ describe('secrets', () => {
       await right.body.dump();
       const cookie = String(right.headers['set-cookie']).split(';')[0]!;
       await request(`${node.url}/logged-link`, { headers: { host: TEST_HOST, cookie } }).then((r) => r.body.dump());
-      await request(`${node.url}/logged-link`, { method: 'POST', headers: { ...form, 'content-type': 'application/json' }, body: `{"password":"${LINK_PASSWORD}` })
-        .then((r) => r.body.dump());
+      await request(`${node.url}/logged-link`, {
+        method: 'POST',
+        headers: { ...form, 'content-type': 'application/json' },
+        body: `{"password":"${LINK_PASSWORD}`,
+      }).then((r) => r.body.dump());
       expect(await node.stop()).toBe(0);
 
       const log = node.output();
       expect(log).toContain('incoming request'); // trace really logs every request
       const keyHash = createHash('sha256').update(k).digest('hex');
-      for (const secret of [k, k.slice(0, -1), keyHash, ACCOUNT_PASSWORD, NEW_ACCOUNT_PASSWORD, 'short-1', LINK_PASSWORD, NEW_LINK_PASSWORD, 'guess-secret-3', cookie.split('=')[1]!, '$argon2']) {
+      for (const secret of [
+        k,
+        k.slice(0, -1),
+        keyHash,
+        ACCOUNT_PASSWORD,
+        NEW_ACCOUNT_PASSWORD,
+        'short-1',
+        LINK_PASSWORD,
+        NEW_LINK_PASSWORD,
+        'guess-secret-3',
+        cookie.split('=')[1]!,
+        '$argon2',
+      ]) {
         expect(log.includes(secret), `the log holds ${secret}`).toBe(false);
       }
     } finally {

@@ -69,7 +69,7 @@ describe('GET /api/url/{id}/clicks', () => {
       expect(res.body).toMatchObject({ error: 1, code });
       expect(res.body.message).toContain(message);
     }
-    expect((await series(`/api/url/${link.id}/clicks`, 'from=2000-01-01&to=2026-01-01&interval=month'))).toHaveLength(313);
+    expect(await series(`/api/url/${link.id}/clicks`, 'from=2000-01-01&to=2026-01-01&interval=month')).toHaveLength(313);
   });
 
   it('answers 404 for a link or QR code of another account', async () => {

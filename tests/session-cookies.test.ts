@@ -24,13 +24,19 @@ describe('on http: a request with more than one session cookie', () => {
   const both = () => ({ ...victim, cookie: `redirectory_session=${token(attacker)}; redirectory_session=${token(victim)}` });
 
   it('is refused with 401 session_ambiguous, which expires them on the host and on each parent domain, at each path', async () => {
-    for (const [method, path] of [['GET', '/api/session'], ['GET', '/api/account'], ['GET', '/api/urls'], ['POST', '/api/url/add']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/session'],
+      ['GET', '/api/account'],
+      ['GET', '/api/urls'],
+      ['POST', '/api/url/add'],
+    ] as const) {
       const res = await dashboard(server, method, path, { session: both(), body: method === 'POST' ? { url: 'https://example.com/x' } : undefined });
       expect(res.status, path).toBe(401);
       expect(res.body, path).toEqual({ error: 1, message: expect.stringContaining('more than one session cookie'), code: 'session_ambiguous' });
       const expired = setCookies(res.headers);
       for (const scope of ['', `; Domain=${TEST_HOST}`]) {
-        for (const at of ['/', '/api', '/api/', path]) expect(expired, `${path} ${at}${scope}`).toContain(`redirectory_session=; Max-Age=0; HttpOnly; SameSite=Strict; Path=${at}${scope}`);
+        for (const at of ['/', '/api', '/api/', path])
+          expect(expired, `${path} ${at}${scope}`).toContain(`redirectory_session=; Max-Age=0; HttpOnly; SameSite=Strict; Path=${at}${scope}`);
       }
     }
     const links = await server.call('GET', '/api/urls', { key: victim.apiKey });
@@ -40,7 +46,11 @@ describe('on http: a request with more than one session cookie', () => {
   it('still lets an API key through, and a sign-in sets the new cookie after expiring the old ones', async () => {
     const keyed = await dashboard(server, 'GET', '/api/account', { session: both(), headers: { authorization: `Bearer ${victim.apiKey}` } });
     expect(keyed.status, keyed.text).toBe(200);
-    const signin = await dashboard(server, 'POST', '/api/session', { session: both(), csrf: false, body: { email: victim.email, password: PASSWORD } });
+    const signin = await dashboard(server, 'POST', '/api/session', {
+      session: both(),
+      csrf: false,
+      body: { email: victim.email, password: PASSWORD },
+    });
     expect(signin.status, signin.text).toBe(200);
     const cookies = setCookies(signin.headers);
     expect(cookies[0]).toBe('redirectory_session=; Max-Age=0; HttpOnly; SameSite=Strict; Path=/');
@@ -68,7 +78,9 @@ describe('on https: the __Host- cookie', () => {
     const [victim, attacker] = [await signedInUser(server, host), await signedInUser(server, host)];
     expect(victim.cookie).toMatch(/^__Host-redirectory_session=[\w-]{43}$/);
     const signin = await dashboard(server, 'POST', '/api/session', { host, body: { email: victim.email, password: PASSWORD } });
-    expect(setCookies(signin.headers)).toEqual([expect.stringMatching(/^__Host-redirectory_session=[\w-]{43}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Strict; Secure$/)]);
+    expect(setCookies(signin.headers)).toEqual([
+      expect.stringMatching(/^__Host-redirectory_session=[\w-]{43}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Strict; Secure$/),
+    ]);
     expect(cookieFrom(signin)).toMatch(/^__Host-/);
 
     const planted = `redirectory_session=${token(attacker)}`;
@@ -84,16 +96,24 @@ describe('on https: the __Host- cookie', () => {
     expect(openapi.components.securitySchemes.session).toEqual({ type: 'apiKey', in: 'cookie', name: '__Host-redirectory_session' });
   });
 
-  it('no branded domain shares cookies with the dashboard\'s host or BASE_URL\'s host', async () => {
+  it("no branded domain shares cookies with the dashboard's host or BASE_URL's host", async () => {
     const { apiKey } = await server.user();
     const add = (domain: string) => server.call('POST', '/api/domain/add', { key: apiKey, body: { domain } });
-    for (const domain of ['https://app.sho.rt', 'https://sho.rt']) expect((await add(domain)).body, domain).toMatchObject({ code: 'domain_own_host' });
-    for (const [domain, own] of [['https://x.app.sho.rt', host], ['https://go.sho.rt', 'sho.rt'], ['http://sho.rt:8080', host], ['https://rt', 'app.sho.rt'],
-      ['https://a.b.sho.rt', 'sho.rt'], ['https://app.sho.rt:8443', host]]) {
+    for (const domain of ['https://app.sho.rt', 'https://sho.rt'])
+      expect((await add(domain)).body, domain).toMatchObject({ code: 'domain_own_host' });
+    for (const [domain, own] of [
+      ['https://x.app.sho.rt', host],
+      ['https://go.sho.rt', 'sho.rt'],
+      ['http://sho.rt:8080', host],
+      ['https://rt', 'app.sho.rt'],
+      ['https://a.b.sho.rt', 'sho.rt'],
+      ['https://app.sho.rt:8443', host],
+    ]) {
       const res = await add(domain);
       expect(res.status, domain).toBe(400);
       expect(res.body, domain).toEqual({ error: 1, message: expect.stringContaining(`this service's own host ${own}`), code: 'domain_reserved' });
     }
-    for (const domain of ['https://notsho.rt', 'https://sho.rt.example', 'https://app.sho.rt.example']) expect((await add(domain)).status, domain).toBe(200);
+    for (const domain of ['https://notsho.rt', 'https://sho.rt.example', 'https://app.sho.rt.example'])
+      expect((await add(domain)).status, domain).toBe(200);
   });
 });

@@ -9,9 +9,14 @@ import { cookieFrom, dashboard, PASSWORD, signedInUser, signIn, type Session } f
 /** The CLI as a person runs it, the password piped to its stdin. */
 function cli(args: string[], input: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile('npx', ['tsx', 'src/cli/main.ts', ...args], {
-      env: { ...process.env, DATABASE_URL: server.config.DATABASE_URL, BASE_URL: server.config.BASE_URL },
-    }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)));
+    const child = execFile(
+      'npx',
+      ['tsx', 'src/cli/main.ts', ...args],
+      {
+        env: { ...process.env, DATABASE_URL: server.config.DATABASE_URL, BASE_URL: server.config.BASE_URL },
+      },
+      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
+    );
     child.stdin!.end(input);
   });
 }
@@ -30,7 +35,8 @@ describe('first-account setup', () => {
     expect((await dashboard(server, 'GET', '/api/session/setup')).body).toEqual({ error: 0, data: { needed: true, registration: 'closed' } });
     const token = (await readSetupToken(server.ctx.db))!;
     expect(token).toMatch(/^[\w-]{32}$/);
-    const setup = (body: object) => dashboard(server, 'POST', '/api/session/setup', { body: { email: 'first@example.com', password: PASSWORD, ...body } });
+    const setup = (body: object) =>
+      dashboard(server, 'POST', '/api/session/setup', { body: { email: 'first@example.com', password: PASSWORD, ...body } });
 
     expect((await setup({ token: `${token}x` })).body).toMatchObject({ error: 1, code: 'setup_token_invalid' });
     expect((await setup({ token, password: 'short' })).body).toMatchObject({ error: 1, code: 'password_short' });
@@ -93,7 +99,9 @@ describe('sign-in and sign-out', () => {
     expect(everywhere.body).toMatchObject({ error: 0, data: { revoked: 2 } });
     for (const s of [two, three]) expect((await whoami(s)).status).toBe(401);
     // An API key cannot end sessions: these calls are for the dashboard's cookie.
-    expect((await server.call('DELETE', '/api/sessions', { key: one.apiKey, headers: { host: TEST_HOST } })).body).toMatchObject({ code: 'session_invalid' });
+    expect((await server.call('DELETE', '/api/sessions', { key: one.apiKey, headers: { host: TEST_HOST } })).body).toMatchObject({
+      code: 'session_invalid',
+    });
   });
 
   it('ends a session idle for longer than SESSION_IDLE_MINUTES, and any session SESSION_MAX_DAYS after sign-in', async () => {
@@ -101,8 +109,7 @@ describe('sign-in and sign-out', () => {
     const old = await signIn(server, idle.email);
     const alive = await signIn(server, idle.email);
     const idleMs = server.config.SESSION_IDLE_MINUTES * 60_000;
-    const set = (session: Session, values: object) => server.ctx.db.updateTable('sessions').set(values)
-      .where('csrf', '=', session.csrf).execute();
+    const set = (session: Session, values: object) => server.ctx.db.updateTable('sessions').set(values).where('csrf', '=', session.csrf).execute();
     await set(idle, { last_seen_at: iso(Date.now() - idleMs - 1000) });
     await set(old, { expires_at: iso(Date.now() - 1000) });
     await set(alive, { last_seen_at: iso(Date.now() - idleMs + 60_000) });
@@ -138,7 +145,10 @@ describe('session requests to the API', () => {
   it('need the X-CSRF-Token header to change anything; API keys do not', async () => {
     const session = await signedInUser(server);
     const add = { url: 'https://example.com/csrf' };
-    expect((await dashboard(server, 'POST', '/api/url/add', { session, csrf: false, body: add })).body).toMatchObject({ error: 1, code: 'csrf_invalid' });
+    expect((await dashboard(server, 'POST', '/api/url/add', { session, csrf: false, body: add })).body).toMatchObject({
+      error: 1,
+      code: 'csrf_invalid',
+    });
     expect((await dashboard(server, 'POST', '/api/url/add', { session, body: add, headers: { 'x-csrf-token': 'guess' } })).status).toBe(403);
     const added = await dashboard(server, 'POST', '/api/url/add', { session, body: add });
     expect(added.body).toMatchObject({ error: 0, shorturl: expect.any(String) });
@@ -146,7 +156,9 @@ describe('session requests to the API', () => {
     // Another origin is refused even with the token (a page cannot learn it, but no other site's page is ever admitted).
     const foreign = await dashboard(server, 'GET', '/api/urls', { session, headers: { origin: 'https://evil.example' } });
     expect(foreign.body).toMatchObject({ code: 'csrf_invalid' });
-    expect((await dashboard(server, 'GET', '/api/urls', { session, csrf: false, headers: { origin: `http://${TEST_HOST}` } })).body.data.result).toBe(2);
+    expect((await dashboard(server, 'GET', '/api/urls', { session, csrf: false, headers: { origin: `http://${TEST_HOST}` } })).body.data.result).toBe(
+      2,
+    );
     // Signing in needs no token of the live session, but the dashboard's origin (no sign-in from another site's page).
     const body = { email: session.email, password: PASSWORD };
     expect((await dashboard(server, 'POST', '/api/session', { session, csrf: false, body })).status).toBe(200);
@@ -155,7 +167,7 @@ describe('session requests to the API', () => {
 });
 
 describe('budgets', () => {
-  it('counts session requests against SESSION_RATE_LIMIT_MAX per account, apart from the key\'s budget', async () => {
+  it("counts session requests against SESSION_RATE_LIMIT_MAX per account, apart from the key's budget", async () => {
     const small = await startServer({ RATE_LIMIT_MAX: '3', SESSION_RATE_LIMIT_MAX: '5' });
     try {
       const session = await signedInUser(small); // one unauthenticated request: the IP's budget
@@ -227,7 +239,7 @@ describe('registration', () => {
 });
 
 describe('DASHBOARD_URL', () => {
-  it('answers sessions on the dashboard\'s host only, with a Secure cookie when it is https', async () => {
+  it("answers sessions on the dashboard's host only, with a Secure cookie when it is https", async () => {
     const split = await startServer({ DASHBOARD_URL: 'https://dash.test', RATE_LIMIT_MAX: '100000' });
     try {
       const session = await signedInUser(split, 'dash.test');
@@ -248,12 +260,16 @@ describe('DASHBOARD_URL', () => {
 });
 
 describe('pixel pages', () => {
-  it('are sandboxed on the dashboard\'s host and nowhere else', async () => {
+  it("are sandboxed on the dashboard's host and nowhere else", async () => {
     const split = await startServer({ DASHBOARD_URL: 'http://dash.test' });
     try {
-      for (const [target, sandboxHost, plainHost] of [[server, TEST_HOST, null], [split, 'dash.test', TEST_HOST]] as const) {
+      for (const [target, sandboxHost, plainHost] of [
+        [server, TEST_HOST, null],
+        [split, 'dash.test', TEST_HOST],
+      ] as const) {
         const { apiKey } = await target.user();
-        const pixel = (await target.call('POST', '/api/pixel/add', { key: apiKey, body: { type: 'analyticspixel', name: 'GA', tag: 'G-1' } })).body.id;
+        const pixel = (await target.call('POST', '/api/pixel/add', { key: apiKey, body: { type: 'analyticspixel', name: 'GA', tag: 'G-1' } })).body
+          .id;
         const plain = (await target.call('POST', '/api/url/add', { key: apiKey, body: { url: 'https://example.com/plain' } })).body;
         const tracked = (await target.call('POST', '/api/url/add', { key: apiKey, body: { url: 'https://example.com/px', pixels: [pixel] } })).body;
         const alias = (shorturl: string) => new URL(shorturl).pathname;

@@ -97,8 +97,10 @@ it('SIGKILL under redirect load loses at most the clicks of one flush interval p
 
   const lost = served.length - counted;
   const lastInterval = served.filter((o) => o.endedAt > killAt - flushMs).length;
-  console.log(`SIGKILL click loss: ${lost} of ${served.length} served (${Math.round(served.length / 2.6)}/s); ` +
-    `${lastInterval} served in the last ${flushMs} ms; bound ${lastInterval + batchMax}`);
+  console.log(
+    `SIGKILL click loss: ${lost} of ${served.length} served (${Math.round(served.length / 2.6)}/s); ` +
+      `${lastInterval} served in the last ${flushMs} ms; bound ${lastInterval + batchMax}`,
+  );
   expect(counted).toBeGreaterThan(0);
   expect(counted).toBeLessThanOrEqual(served.length + unanswered); // a click is never counted twice
   expect(lost).toBeLessThanOrEqual(lastInterval + batchMax);

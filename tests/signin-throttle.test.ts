@@ -21,7 +21,7 @@ async function fail(email: string, client: string, n: number): Promise<number[]>
 }
 
 describe('sign-in throttling', () => {
-  it('never lets a stranger\'s failures lock the owner out of another client', async () => {
+  it("never lets a stranger's failures lock the owner out of another client", async () => {
     const owner = await signedInUser(server);
     const stranger = '203.0.113.9';
     const first = await fail(owner.email, stranger, SIGNIN_LIMITS.accountClient);

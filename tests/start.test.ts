@@ -1,5 +1,17 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -106,28 +118,36 @@ function buildTimes(dir: string): Record<string, number> {
 /** What a build leaves next to dist/ when it is done: nothing. */
 const leftovers = () => readdirSync(copy).filter((name) => name.startsWith('dist.'));
 
-it('on an unchanged checkout, npm start serves the existing build without building', async () => {
-  const before = buildTimes(join(copy, 'dist'));
-  const start = await npmStart();
-  expect(start.output()).toContain('build: dist/ is up to date');
-  expect(buildTimes(join(copy, 'dist'))).toEqual(before);
-  stop(start);
-  await start.exited;
-}, BUILD_MS);
+it(
+  'on an unchanged checkout, npm start serves the existing build without building',
+  async () => {
+    const before = buildTimes(join(copy, 'dist'));
+    const start = await npmStart();
+    expect(start.output()).toContain('build: dist/ is up to date');
+    expect(buildTimes(join(copy, 'dist'))).toEqual(before);
+    stop(start);
+    await start.exited;
+  },
+  BUILD_MS,
+);
 
-it('after a source changed, two npm start at once build it once, and both serve the new build', async () => {
-  const mark = `mark-${process.pid}-${Date.now()}`;
-  writeFileSync(join(copy, 'src', 'start-mark.ts'), `export const START_MARK = '${mark}';\n`);
-  // A build killed mid-way left its lock: its heartbeat stopped long ago, so the starts take it over.
-  mkdirSync(join(copy, 'dist.lock'));
-  const killedAt = new Date(Date.now() - 600_000);
-  utimesSync(join(copy, 'dist.lock'), killedAt, killedAt);
+it(
+  'after a source changed, two npm start at once build it once, and both serve the new build',
+  async () => {
+    const mark = `mark-${process.pid}-${Date.now()}`;
+    writeFileSync(join(copy, 'src', 'start-mark.ts'), `export const START_MARK = '${mark}';\n`);
+    // A build killed mid-way left its lock: its heartbeat stopped long ago, so the starts take it over.
+    mkdirSync(join(copy, 'dist.lock'));
+    const killedAt = new Date(Date.now() - 600_000);
+    utimesSync(join(copy, 'dist.lock'), killedAt, killedAt);
 
-  const starts = await Promise.all([npmStart(), npmStart()]);
-  expect(readFileSync(join(copy, 'dist', 'start-mark.js'), 'utf8')).toContain(mark);
-  const builds = starts.map((s) => s.output().match(/out of date; building/g)?.length ?? 0);
-  expect(builds.sort(), starts.map((s) => s.output()).join('\n----\n')).toEqual([0, 1]);
-  expect(leftovers()).toEqual([]);
-  for (const start of starts) stop(start);
-  await Promise.all(starts.map((s) => s.exited));
-}, BUILD_MS * 2);
+    const starts = await Promise.all([npmStart(), npmStart()]);
+    expect(readFileSync(join(copy, 'dist', 'start-mark.js'), 'utf8')).toContain(mark);
+    const builds = starts.map((s) => s.output().match(/out of date; building/g)?.length ?? 0);
+    expect(builds.sort(), starts.map((s) => s.output()).join('\n----\n')).toEqual([0, 1]);
+    expect(leftovers()).toEqual([]);
+    for (const start of starts) stop(start);
+    await Promise.all(starts.map((s) => s.exited));
+  },
+  BUILD_MS * 2,
+);

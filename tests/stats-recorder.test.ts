@@ -27,16 +27,28 @@ afterAll(() => server.close());
 // Targets are inserted directly: the links and QR APIs are other features; here the recorder is under test.
 async function newLink(): Promise<number> {
   const now = nowTimestamp();
-  const row = await ctx.db.insertInto('links')
+  const row = await ctx.db
+    .insertInto('links')
     .values({ user_id: userId, alias: `rec${++seq}`, long_url: 'https://example.com/', created_at: now, updated_at: now })
-    .returning('id').executeTakeFirstOrThrow();
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
 async function newQr(): Promise<number> {
-  const row = await ctx.db.insertInto('qr_codes')
-    .values({ user_id: userId, slug: `qr${++seq}`, name: 'qr', type: 'link', data: '"https://example.com"', payload: 'x', created_at: nowTimestamp() })
-    .returning('id').executeTakeFirstOrThrow();
+  const row = await ctx.db
+    .insertInto('qr_codes')
+    .values({
+      user_id: userId,
+      slug: `qr${++seq}`,
+      name: 'qr',
+      type: 'link',
+      data: '"https://example.com"',
+      payload: 'x',
+      created_at: nowTimestamp(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -56,7 +68,12 @@ function recordMix(kind: TargetKind, id: number): void {
 /** Everything stored about a target's clicks: its referrer rows, its summary and its visitor hashes. */
 async function storedRows(kind: TargetKind, id: number) {
   const of = <T extends 'click_stats' | 'click_summaries' | 'click_uniques'>(table: T) =>
-    ctx.db.selectFrom(table as 'click_stats').selectAll().where('target_kind', '=', kind).where('target_id', '=', id).execute();
+    ctx.db
+      .selectFrom(table as 'click_stats')
+      .selectAll()
+      .where('target_kind', '=', kind)
+      .where('target_id', '=', id)
+      .execute();
   return { stats: await of('click_stats'), summaries: await of('click_summaries'), uniques: await of('click_uniques') };
 }
 
@@ -99,14 +116,21 @@ describe('ClickRecorder', () => {
     expect([Number(summary!.clicks), Number(summary!.uniques)]).toEqual([7, 4]);
     expect(JSON.parse(summary!.labels)).toMatchObject({ 'social:facebook': 3, 'os:iOS': 3, 'country:United States': 3 });
     expect(await readStats(ctx, 'qr', qr, ['facebook', 'twitter', 'google', 'instagram'])).toMatchObject({
-      clicks: 7, uniqueClicks: 4, socialCount: { facebook: 3, twitter: 2, google: 1, instagram: 0 },
+      clicks: 7,
+      uniqueClicks: 4,
+      socialCount: { facebook: 3, twitter: 2, google: 1, instagram: 0 },
     });
   });
 
-  it('answers zeros and the spec\'s 0 maps before any click', async () => {
+  it("answers zeros and the spec's 0 maps before any click", async () => {
     const id = await newLink();
     expect(await readStats(ctx, 'link', id)).toEqual({
-      clicks: 0, uniqueClicks: 0, topCountries: 0, topReferrers: 0, topBrowsers: 0, topOs: 0,
+      clicks: 0,
+      uniqueClicks: 0,
+      topCountries: 0,
+      topReferrers: 0,
+      topBrowsers: 0,
+      topOs: 0,
       socialCount: { facebook: 0, twitter: 0, google: 0 },
     });
   });
@@ -118,9 +142,7 @@ describe('ClickRecorder', () => {
     }
     await ctx.clicks.flush();
     const { topReferrers } = await readStats(ctx, 'link', id);
-    expect(Object.entries(topReferrers)).toEqual(
-      Array.from({ length: 10 }, (_, i) => [`site${11 - i}.example`, 12 - i]),
-    );
+    expect(Object.entries(topReferrers)).toEqual(Array.from({ length: 10 }, (_, i) => [`site${11 - i}.example`, 12 - i]));
   });
 
   it('drops clicks queued before their target was deleted, and forgets its statistics', async () => {
@@ -143,9 +165,11 @@ describe('ClickRecorder', () => {
   it('forgets the statistics of every link and QR code of a deleted account', async () => {
     const owner = await server.user();
     const now = nowTimestamp();
-    const link = await ctx.db.insertInto('links')
+    const link = await ctx.db
+      .insertInto('links')
       .values({ user_id: owner.id, alias: `acct${++seq}`, long_url: 'https://example.com/', created_at: now, updated_at: now })
-      .returning('id').executeTakeFirstOrThrow();
+      .returning('id')
+      .executeTakeFirstOrThrow();
     recordMix('link', link.id);
     await ctx.clicks.flush();
     expect((await storedRows('link', link.id)).uniques).toHaveLength(4);
@@ -207,7 +231,14 @@ describe('ClickRecorder', () => {
 
   it('holds at most maxPending visits in memory', async () => {
     const id = await newLink();
-    const recorder = new ClickRecorder({ db: ctx.db, log: pino({ level: 'silent' }), secret: 's'.repeat(16), flushMs: 600_000, batchMax: 1000, maxPending: 5 });
+    const recorder = new ClickRecorder({
+      db: ctx.db,
+      log: pino({ level: 'silent' }),
+      secret: 's'.repeat(16),
+      flushMs: 600_000,
+      batchMax: 1000,
+      maxPending: 5,
+    });
     for (let i = 0; i < 8; i++) recorder.record('link', id, userId, visit('5.9.0.1', UA.linuxFirefox));
     expect(recorder.pending).toBe(5);
     await recorder.close();

@@ -62,7 +62,15 @@ describe('click statistics through HTTP', () => {
     await new Promise((r) => setTimeout(r, 150)); // a late flush must not add the crawlers
     const res = await detail(server, link.id);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.data).sort()).toEqual(['clicks', 'socialCount', 'topBrowsers', 'topCountries', 'topOs', 'topReferrers', 'uniqueClicks']);
+    expect(Object.keys(res.body.data).sort()).toEqual([
+      'clicks',
+      'socialCount',
+      'topBrowsers',
+      'topCountries',
+      'topOs',
+      'topReferrers',
+      'uniqueClicks',
+    ]);
     expect(res.body.data).toEqual({
       clicks: 7,
       uniqueClicks: 4,
@@ -78,12 +86,17 @@ describe('click statistics through HTTP', () => {
     expect(list.body.data.urls.find((u: { id: number }) => u.id === link.id).clicks).toBe(7);
   });
 
-  it('shows zeros, the spec\'s 0 maps and the always-present networks before any visit', async () => {
+  it("shows zeros, the spec's 0 maps and the always-present networks before any visit", async () => {
     const link = await addLink(server, key);
     await hit(server, link.alias, '66.249.66.1', UA.googlebot);
     await new Promise((r) => setTimeout(r, 150));
     expect((await detail(server, link.id)).body.data).toEqual({
-      clicks: 0, uniqueClicks: 0, topCountries: 0, topReferrers: 0, topBrowsers: 0, topOs: 0,
+      clicks: 0,
+      uniqueClicks: 0,
+      topCountries: 0,
+      topReferrers: 0,
+      topBrowsers: 0,
+      topOs: 0,
       socialCount: { facebook: 0, twitter: 0, google: 0 },
     });
   });
@@ -115,7 +128,12 @@ describe('graceful shutdown', () => {
       const second = await startServer(env);
       try {
         const res = await detail(second, link.id, apiKey);
-        expect(res.body.data).toMatchObject({ clicks: visits, uniqueClicks: 30, topCountries: { 'United Kingdom': visits }, topBrowsers: { Firefox: visits } });
+        expect(res.body.data).toMatchObject({
+          clicks: visits,
+          uniqueClicks: 30,
+          topCountries: { 'United Kingdom': visits },
+          topBrowsers: { Firefox: visits },
+        });
       } finally {
         await second.close();
       }

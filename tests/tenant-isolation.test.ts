@@ -31,9 +31,15 @@ describe('tenant isolation', () => {
   type Role = 'own' | 'foreign' | 'unknown';
   /** Valid bodies, so that only the ids decide the answer. */
   const BODIES: Record<string, unknown> = {
-    '/api/domain/:id/update': { redirectroot: '' }, '/api/splash/:id/update': { name: 'x' }, '/api/overlay/:id/update': { name: 'x' },
-    '/api/bio/:id/update': { name: 'x' }, '/api/campaign/:id/update': { name: 'x' }, '/api/channel/:id/update': { name: 'x' },
-    '/api/url/:id/update': { url: 'https://example.com/x' }, '/api/pixel/:id/update': { tag: 'x' }, '/api/qr/:id/update': { data: 'x' },
+    '/api/domain/:id/update': { redirectroot: '' },
+    '/api/splash/:id/update': { name: 'x' },
+    '/api/overlay/:id/update': { name: 'x' },
+    '/api/bio/:id/update': { name: 'x' },
+    '/api/campaign/:id/update': { name: 'x' },
+    '/api/channel/:id/update': { name: 'x' },
+    '/api/url/:id/update': { url: 'https://example.com/x' },
+    '/api/pixel/:id/update': { tag: 'x' },
+    '/api/qr/:id/update': { data: 'x' },
   };
 
   /** Every assignment of roles to an endpoint's id placeholders except all-own; item types are tried each. */
@@ -77,13 +83,18 @@ describe('tenant isolation', () => {
     expect(checked).toBe(118); // 31 single-id endpoints × 2, campaign assign 8, channel assign and remove 3 types × 8 each
   });
 
-  it('refuses another account\'s pixels, campaign, channel, splash page, overlay and domain named in a link', async () => {
+  it("refuses another account's pixels, campaign, channel, splash page, overlay and domain named in a link", async () => {
     const domains = await server.call('GET', '/api/domains', { key: them.key });
     const theirHost = new URL(domains.body.data.domains[0].domain).host;
     const url = 'https://example.com/ref';
     const refs = [
-      { pixels: [them.seeded.pixel] }, { pixels: [me.seeded.pixel, them.seeded.pixel] }, { campaign: them.seeded.campaign },
-      { channel: them.seeded.channel }, { type: String(them.seeded.splash) }, { type: `overlay-${them.seeded.overlay}` }, { domain: theirHost },
+      { pixels: [them.seeded.pixel] },
+      { pixels: [me.seeded.pixel, them.seeded.pixel] },
+      { campaign: them.seeded.campaign },
+      { channel: them.seeded.channel },
+      { type: String(them.seeded.splash) },
+      { type: `overlay-${them.seeded.overlay}` },
+      { domain: theirHost },
     ];
     const mine = await accountState(server, me.key, me.id);
     const theirs = await accountState(server, them.key, them.id);
@@ -99,6 +110,7 @@ describe('tenant isolation', () => {
     expect(await accountState(server, them.key, them.id)).toEqual(theirs);
     // Nothing of theirs shows in any of my lists or details.
     const shown = JSON.stringify(mine.api);
-    for (const alias of [them.seeded.linkAlias, them.seeded.bioAlias, them.seeded.qrSlug, them.seeded.campaignSlug, theirHost]) expect(shown).not.toContain(alias);
+    for (const alias of [them.seeded.linkAlias, them.seeded.bioAlias, them.seeded.qrSlug, them.seeded.campaignSlug, theirHost])
+      expect(shown).not.toContain(alias);
   });
 });

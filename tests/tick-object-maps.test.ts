@@ -44,11 +44,12 @@ async function collected(): Promise<string> {
   return node!.output();
 }
 
-it('a full collection with no tick in flight leaves nextTick\'s literal stores monomorphic', async () => {
+it("a full collection with no tick in flight leaves nextTick's literal stores monomorphic", async () => {
   const email = `ticks${process.pid}@example.com`;
   const key = await db.withCtx(async (ctx) => (await createUser(ctx, { email })).apiKey);
   node = await startNode('ticks', db.env, {
-    entry: 'dist', logLimit: 1_000_000,
+    entry: 'dist',
+    logLimit: 1_000_000,
     nodeArgs: ['--allow-natives-syntax', '--expose-gc', '--require', './tests/fixtures/tick-probe.cjs'],
   });
   const created = await send(node.url, 'POST', '/api/url/add', { key, body: { url: 'https://example.com/t', custom: 'ticks' } });

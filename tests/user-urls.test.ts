@@ -39,15 +39,29 @@ describe('user-supplied URLs', () => {
       const pixel = await add('/api/pixel/add', { type: 'analyticspixel', name: 'canary', tag: 'G-1' });
       const campaign = await add('/api/campaign/add', { name: 'canary', slug: `canary-${process.pid}`, public: true });
       const common = {
-        url: at('long'), metaimage: at('meta.png'), campaign: campaign.id,
-        devicetarget: [{ device: 'iphone', link: at('device') }], languagetarget: [{ language: 'fr', link: at('language') }],
+        url: at('long'),
+        metaimage: at('meta.png'),
+        campaign: campaign.id,
+        devicetarget: [{ device: 'iphone', link: at('device') }],
+        languagetarget: [{ language: 'fr', link: at('language') }],
         geotarget: [{ location: 'germany', link: at('geo') }],
       };
       const aliases: string[] = [];
-      for (const [n, extra] of [{}, { type: 'frame' }, { type: String(splash.id) }, { type: `overlay-${overlay.id}` }, { pixels: [pixel.id] }].entries()) {
+      for (const [n, extra] of [
+        {},
+        { type: 'frame' },
+        { type: String(splash.id) },
+        { type: `overlay-${overlay.id}` },
+        { pixels: [pixel.id] },
+      ].entries()) {
         aliases.push((await add('/api/url/add', { ...common, ...extra, custom: `canary-${process.pid}-${n}` })).shorturl.split('/').pop());
       }
-      await add('/api/bio/add', { alias: `canary-bio-${process.pid}`, name: 'canary', avatar: at('avatar.png'), links: [{ title: 'x', url: at('bio-link') }] });
+      await add('/api/bio/add', {
+        alias: `canary-bio-${process.pid}`,
+        name: 'canary',
+        avatar: at('avatar.png'),
+        links: [{ title: 'x', url: at('bio-link') }],
+      });
       const codes = [await add('/api/qr/add', { type: 'link', data: { url: at('qr') }, logo: at('logo.png') })];
       codes.push(await add('/api/qr/add', { type: 'text', data: 'canary', logo: at('logo2.png') }));
 
@@ -71,8 +85,20 @@ describe('user-supplied URLs', () => {
     }
   });
 
-  const NOT_HTTP = ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<script>alert(1)</script>',
-    'file:///etc/passwd', 'ftp://example.com/x', '//evil.example/x', 'vbscript:msgbox(1)', 'blob:https://example.com/x', 'about:blank', 'mailto:a@example.com'];
+  const NOT_HTTP = [
+    'javascript:alert(1)',
+    'JAVASCRIPT:alert(1)',
+    ' javascript:alert(1)',
+    'java\tscript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'file:///etc/passwd',
+    'ftp://example.com/x',
+    '//evil.example/x',
+    'vbscript:msgbox(1)',
+    'blob:https://example.com/x',
+    'about:blank',
+    'mailto:a@example.com',
+  ];
 
   it('must be http(s) in every field that takes one, on add and update', async () => {
     const k = (await server.user()).apiKey;

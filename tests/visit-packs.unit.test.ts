@@ -20,18 +20,26 @@ const visit = fc.record({
 
 describe('visit packs', () => {
   it('give back every visit of a target, newest first, whatever their order of arrival and however many labels', () => {
-    fc.assert(fc.property(fc.array(visit, { minLength: 1, maxLength: 600 }), (visits) => {
-      const buffer = new VisitBuffer();
-      for (const v of visits) buffer.append('link', 7, 1, { ip: '8.8.8.8', userAgent: AGENTS[v.agent]!, referer: REFERERS[v.referer]! }, v.ms, v.rule);
-      const { targets, visits: log } = aggregate(buffer.seal());
-      const pack = packer(log)(targets[0]!.logged)!;
-      const back = unpack({ target_kind: 'link', target_id: 7, at: pack.at, n: pack.n, labels: pack.labels, codes: pack.codes });
-      const expected = visits.map((v) => ({
-        at: Math.floor(v.ms / 1000), rule: v.rule, device: v.agent === 0 ? 'mobile' : 'desktop',
-        referrer: ['direct', 'news.example.org', 't.co'][v.referer],
-      })).reverse();
-      expect(back.map(({ at, rule, device, referrer }) => ({ at, rule, device, referrer }))).toEqual(expected);
-      expect(pack.at).toBe(Math.min(...expected.map((v) => v.at)));
-    }), { numRuns: 60 });
+    fc.assert(
+      fc.property(fc.array(visit, { minLength: 1, maxLength: 600 }), (visits) => {
+        const buffer = new VisitBuffer();
+        for (const v of visits)
+          buffer.append('link', 7, 1, { ip: '8.8.8.8', userAgent: AGENTS[v.agent]!, referer: REFERERS[v.referer]! }, v.ms, v.rule);
+        const { targets, visits: log } = aggregate(buffer.seal());
+        const pack = packer(log)(targets[0]!.logged)!;
+        const back = unpack({ target_kind: 'link', target_id: 7, at: pack.at, n: pack.n, labels: pack.labels, codes: pack.codes });
+        const expected = visits
+          .map((v) => ({
+            at: Math.floor(v.ms / 1000),
+            rule: v.rule,
+            device: v.agent === 0 ? 'mobile' : 'desktop',
+            referrer: ['direct', 'news.example.org', 't.co'][v.referer],
+          }))
+          .reverse();
+        expect(back.map(({ at, rule, device, referrer }) => ({ at, rule, device, referrer }))).toEqual(expected);
+        expect(pack.at).toBe(Math.min(...expected.map((v) => v.at)));
+      }),
+      { numRuns: 60 },
+    );
   });
 });

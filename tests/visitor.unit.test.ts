@@ -72,8 +72,22 @@ describe('countryOf', () => {
     expect(countryOf(ip)).toEqual({ code, name });
   });
 
-  it.each(['127.0.0.1', '10.1.2.3', '172.16.5.4', '192.168.1.1', '100.64.0.1', '169.254.1.1', '::1', 'fe80::1', 'fd00::1',
-    '::ffff:192.168.1.1', '::ffff:127.0.0.1', '', 'not-an-ip', '999.1.1.1'])('%s → null', (ip) => {
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.5.4',
+    '192.168.1.1',
+    '100.64.0.1',
+    '169.254.1.1',
+    '::1',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:192.168.1.1',
+    '::ffff:127.0.0.1',
+    '',
+    'not-an-ip',
+    '999.1.1.1',
+  ])('%s → null', (ip) => {
     expect(countryOf(ip)).toBeNull();
   });
 
@@ -102,13 +116,34 @@ describe('referrers', () => {
   });
 
   it.each([
-    ['facebook.com', 'facebook'], ['m.facebook.com', 'facebook'], ['l.facebook.com', 'facebook'], ['lm.facebook.com', 'facebook'],
-    ['fb.com', 'facebook'], ['t.co', 'twitter'], ['x.com', 'twitter'], ['twitter.com', 'twitter'], ['mobile.twitter.com', 'twitter'],
-    ['instagram.com', 'instagram'], ['l.instagram.com', 'instagram'], ['linkedin.com', 'linkedin'], ['lnkd.in', 'linkedin'],
-    ['reddit.com', 'reddit'], ['old.reddit.com', 'reddit'], ['pinterest.com', 'pinterest'], ['pinterest.co.uk', 'pinterest'],
-    ['youtube.com', 'youtube'], ['youtu.be', 'youtube'], ['tiktok.com', 'tiktok'], ['google.com', 'google'], ['google.de', 'google'],
-    ['google.co.uk', 'google'], ['news.google.com', 'google'], ['google.com.au', 'google'], ['wa.me', 'whatsapp'],
-    ['web.whatsapp.com', 'whatsapp'], ['t.me', 'telegram'],
+    ['facebook.com', 'facebook'],
+    ['m.facebook.com', 'facebook'],
+    ['l.facebook.com', 'facebook'],
+    ['lm.facebook.com', 'facebook'],
+    ['fb.com', 'facebook'],
+    ['t.co', 'twitter'],
+    ['x.com', 'twitter'],
+    ['twitter.com', 'twitter'],
+    ['mobile.twitter.com', 'twitter'],
+    ['instagram.com', 'instagram'],
+    ['l.instagram.com', 'instagram'],
+    ['linkedin.com', 'linkedin'],
+    ['lnkd.in', 'linkedin'],
+    ['reddit.com', 'reddit'],
+    ['old.reddit.com', 'reddit'],
+    ['pinterest.com', 'pinterest'],
+    ['pinterest.co.uk', 'pinterest'],
+    ['youtube.com', 'youtube'],
+    ['youtu.be', 'youtube'],
+    ['tiktok.com', 'tiktok'],
+    ['google.com', 'google'],
+    ['google.de', 'google'],
+    ['google.co.uk', 'google'],
+    ['news.google.com', 'google'],
+    ['google.com.au', 'google'],
+    ['wa.me', 'whatsapp'],
+    ['web.whatsapp.com', 'whatsapp'],
+    ['t.me', 'telegram'],
   ])('%s → %s', (host, network) => {
     expect(socialNetwork(host)).toBe(network);
   });

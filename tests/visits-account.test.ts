@@ -22,24 +22,43 @@ describe('GET /api/visits', () => {
     const theirs = await addLink(t.other);
     const qr = (await t.post('/api/qr/add', { type: 'link', data: 'https://example.com/qr', name: 'Poster' })) as { id: number; link: string };
     // A batch each, as time passes; the other account's visits come in between.
-    for (const [iso, path, visitors] of [['2026-11-20T10:00:00Z', titled.path, [A, BOT]], ['2026-11-20T10:00:05Z', theirs.path, [A, B]],
-      ['2026-11-20T10:00:10Z', `${new URL(qr.link).pathname}/scan`, [C]], ['2026-11-20T10:00:15Z', bare.path, [B]]] as const) {
+    for (const [iso, path, visitors] of [
+      ['2026-11-20T10:00:00Z', titled.path, [A, BOT]],
+      ['2026-11-20T10:00:05Z', theirs.path, [A, B]],
+      ['2026-11-20T10:00:10Z', `${new URL(qr.link).pathname}/scan`, [C]],
+      ['2026-11-20T10:00:15Z', bare.path, [B]],
+    ] as const) {
       await visitAt(iso, path, [...visitors]);
       await t.server.ctx.clicks.flush();
     }
 
     const visits = await latest(t.key);
-    expect(visits.map((v) => [v.type, v.id])).toEqual([['link', bare.id], ['qr', qr.id], ['link', titled.id]]);
+    expect(visits.map((v) => [v.type, v.id])).toEqual([
+      ['link', bare.id],
+      ['qr', qr.id],
+      ['link', titled.id],
+    ]);
     expect(visits[0]).toEqual({
-      date: '2026-11-20 10:00:15', type: 'link', id: bare.id, name: `${t.server.config.BASE_URL}${bare.path}`,
-      shorturl: `${t.server.config.BASE_URL}${bare.path}`, country: 'United Kingdom', referrer: 'direct', browser: 'Chrome', os: 'Windows',
-      device: 'desktop', rule: 'default',
+      date: '2026-11-20 10:00:15',
+      type: 'link',
+      id: bare.id,
+      name: `${t.server.config.BASE_URL}${bare.path}`,
+      shorturl: `${t.server.config.BASE_URL}${bare.path}`,
+      country: 'United Kingdom',
+      referrer: 'direct',
+      browser: 'Chrome',
+      os: 'Windows',
+      device: 'desktop',
+      rule: 'default',
     });
     expect(visits[1]).toEqual(expect.objectContaining({ date: '2026-11-20 10:00:10', name: 'Poster' }));
     expect(visits[1]).not.toHaveProperty('shorturl');
     expect(visits[2]).toMatchObject({ name: 'Spring sale', shorturl: `${t.server.config.BASE_URL}${titled.path}`, country: 'United States' });
 
-    expect((await latest(t.other)).map((v) => [v.id, v.date])).toEqual([[theirs.id, '2026-11-20 10:00:05'], [theirs.id, '2026-11-20 10:00:05']]);
+    expect((await latest(t.other)).map((v) => [v.id, v.date])).toEqual([
+      [theirs.id, '2026-11-20 10:00:05'],
+      [theirs.id, '2026-11-20 10:00:05'],
+    ]);
     expect(await latest((await t.server.user()).apiKey)).toEqual([]);
   });
 
@@ -80,9 +99,15 @@ describe('GET /api/visits', () => {
     expect((await latest(t.key, '?limit=1'))[0]).toMatchObject({ id: mine.id, date: '2026-11-22 08:00:00' });
 
     // The other account's packs pile up on top (written straight to the log: a batch per pack would be slow).
-    const pack = { target_kind: 'link' as const, target_id: theirs.id, at: Date.parse('2026-11-22T09:00:00Z') / 1000, n: 1,
+    const pack = {
+      target_kind: 'link' as const,
+      target_id: theirs.id,
+      at: Date.parse('2026-11-22T09:00:00Z') / 1000,
+      n: 1,
       // One visit: second 0, then labels 0–5 at a byte each (src/clicks/visit-log.ts).
-      labels: JSON.stringify(['Germany', 'direct', 'Chrome', 'Windows', 'desktop', 'default']), codes: Buffer.from([0, 0, 0, 0, 0, 1, 2, 3, 4, 5]) };
+      labels: JSON.stringify(['Germany', 'direct', 'Chrome', 'Windows', 'desktop', 'default']),
+      codes: Buffer.from([0, 0, 0, 0, 0, 1, 2, 3, 4, 5]),
+    };
     for (let i = 0; i < LATEST_PACKS; i += 1000) await t.server.ctx.db.insertInto('visit_packs').values(Array(1000).fill(pack)).execute();
 
     expect(await latest(t.key)).toEqual([]);

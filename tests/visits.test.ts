@@ -21,7 +21,13 @@ describe('GET /api/url/{id}/visits', () => {
     expect(all).toMatchObject({ result: 3, perpage: 15, currentpage: 1, nextpage: 0, maxpage: 1 });
     expect(all.visits.map((v) => v.date)).toEqual(['2026-11-20 10:00:03', '2026-11-20 10:00:02', '2026-11-20 10:00:01']);
     expect(all.visits[2]).toEqual({
-      date: '2026-11-20 10:00:01', country: 'United States', referrer: 'direct', browser: 'Mobile Safari', os: 'iOS', device: 'mobile', rule: 'default',
+      date: '2026-11-20 10:00:01',
+      country: 'United States',
+      referrer: 'direct',
+      browser: 'Mobile Safari',
+      os: 'iOS',
+      device: 'mobile',
+      rule: 'default',
     });
     expect(all.visits[1]).toMatchObject({ country: 'United Kingdom', browser: 'Chrome', os: 'Windows', device: 'desktop' });
     const totals = (await t.server.call('GET', url, { key: t.key })).body.data;
@@ -37,7 +43,8 @@ describe('GET /api/url/{id}/visits', () => {
     const [link, other] = [await addLink(), await addLink()];
     let second = 0;
     const at = () => `2026-11-19T09:00:${String(second++).padStart(2, '0')}Z`;
-    for (const size of [1, 3, 2, 4, 1]) { // a batch each: a pack each, chained newest first
+    for (const size of [1, 3, 2, 4, 1]) {
+      // a batch each: a pack each, chained newest first
       for (let i = 0; i < size; i++) await visitAt(at(), link.path, [[A, B, C][i % 3]!]);
       await visitAt(at(), other.path, [A]);
       await t.server.ctx.clicks.flush();
@@ -50,7 +57,8 @@ describe('GET /api/url/{id}/visits', () => {
     expect(new Set(dates).size).toBe(11);
     for (const limit of [1, 2, 3, 4, 5]) {
       const paged = [];
-      for (let page = 1; page <= Math.ceil(11 / limit); page++) paged.push(...(await visitsOf(t.server, url, t.key, `?limit=${limit}&page=${page}`)).visits);
+      for (let page = 1; page <= Math.ceil(11 / limit); page++)
+        paged.push(...(await visitsOf(t.server, url, t.key, `?limit=${limit}&page=${page}`)).visits);
       expect(paged, `limit ${limit}`).toEqual(all.visits);
     }
 
@@ -63,7 +71,12 @@ describe('GET /api/url/{id}/visits', () => {
     const link = await addLink();
     await visitAt('2026-11-21T08:00:00Z', link.path, [A, B]);
     await t.server.ctx.clicks.flush();
-    const packs = await t.server.ctx.db.selectFrom('visit_packs').selectAll().where('target_kind', '=', 'link').where('target_id', '=', link.id).execute();
+    const packs = await t.server.ctx.db
+      .selectFrom('visit_packs')
+      .selectAll()
+      .where('target_kind', '=', 'link')
+      .where('target_id', '=', link.id)
+      .execute();
     expect(Object.keys(packs[0]!).sort()).toEqual(['at', 'codes', 'id', 'labels', 'n', 'prev', 'target_id', 'target_kind']);
     // The labels, and per visit a second and six label indexes: nothing else is kept. The two visits share a
     // pack unless the flush timer fell between them (then one each): the same bytes either way.
@@ -71,7 +84,18 @@ describe('GET /api/url/{id}/visits', () => {
     for (const own of perPack) expect(new Set(own).size).toBe(own.length); // a pack names each label once
     const labels = new Set(perPack.flat());
     expect(labels.size).toBe(10);
-    expect([...labels].sort()).toEqual(['Chrome', 'Mobile Safari', 'United Kingdom', 'United States', 'Windows', 'default', 'desktop', 'direct', 'iOS', 'mobile']);
+    expect([...labels].sort()).toEqual([
+      'Chrome',
+      'Mobile Safari',
+      'United Kingdom',
+      'United States',
+      'Windows',
+      'default',
+      'desktop',
+      'direct',
+      'iOS',
+      'mobile',
+    ]);
     expect(packs.reduce((bytes, p) => bytes + p.codes.length, 0)).toBe(2 * 4 + 2 * 6); // at most 10 labels: one byte per index
     const stored = JSON.stringify(packs.map((p) => ({ ...p, codes: Buffer.from(p.codes).toString('latin1') })));
     for (const secret of [A.ip, B.ip, A.ua, B.ua]) expect(stored).not.toContain(secret);
@@ -93,7 +117,11 @@ describe('GET /api/url/{id}/visits', () => {
     await t.server.ctx.clicks.flush();
     const { visits } = await visitsOf(t.server, `/api/url/${link.id}`, t.key);
     expect(visits.map((v) => [v.rule, v.device])).toEqual([
-      ['default', 'tablet'], ['default', 'desktop'], ['geo:germany', 'desktop'], ['language:fr', 'desktop'], ['device:iphone', 'mobile'],
+      ['default', 'tablet'],
+      ['default', 'desktop'],
+      ['geo:germany', 'desktop'],
+      ['language:fr', 'desktop'],
+      ['device:iphone', 'mobile'],
     ]);
     expect(visits[2]).toMatchObject({ country: 'Germany', referrer: 'news.example.org' });
   });
@@ -138,9 +166,12 @@ describe('retention', () => {
       await server.close();
     }
   }
-  const addAndVisit = async (server: TestServer, key: string, visits: Array<[iso: string, visitors: typeof A[]]>) => {
+  const addAndVisit = async (server: TestServer, key: string, visits: Array<[iso: string, visitors: (typeof A)[]]>) => {
     const link = (await server.call('POST', '/api/url/add', { key, body: { url: 'https://example.com/kept' } })).body;
-    const client = seriesClient(() => server, () => key);
+    const client = seriesClient(
+      () => server,
+      () => key,
+    );
     for (const [iso, visitors] of visits) {
       await client.visitAt(iso, new URL(link.shorturl).pathname, visitors);
       await server.ctx.clicks.flush(); // a batch each: batches are written in time order
@@ -151,7 +182,12 @@ describe('retention', () => {
   it('prunes visits older than VISIT_LOG_DAYS in small batches, oldest first, and keeps the rest', async () => {
     await withServer({}, async (server, key) => {
       const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString();
-      const id = await addAndVisit(server, key, [[day(40), [A, B, C]], [day(31), [A, B]], [day(29), [C]], [day(1), [A]]]);
+      const id = await addAndVisit(server, key, [
+        [day(40), [A, B, C]],
+        [day(31), [A, B]],
+        [day(29), [C]],
+        [day(1), [A]],
+      ]);
       const cutoff = visitCutoff(server.config.VISIT_LOG_DAYS);
       expect(await pruneVisits(server.ctx.db, cutoff, { batch: 2 })).toBe(5);
       const rows = await storedVisits(server);

@@ -27,7 +27,9 @@ afterAll(async () => {
 async function locations(alias: string, times: number): Promise<string[]> {
   const seen: string[] = [];
   for (let i = 0; i < times; i++) {
-    const res = await request(`${node.url}/${alias}`, { headers: { host: TEST_HOST, connection: 'close', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0' } });
+    const res = await request(`${node.url}/${alias}`, {
+      headers: { host: TEST_HOST, connection: 'close', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0' },
+    });
     await res.body.dump();
     seen.push(String(res.headers.location));
   }

@@ -16,15 +16,19 @@ const COMPRESSIBLE = /\.(js|css|html|svg|json|txt)$/;
 process.env.NODE_ENV = 'production';
 await build({ configFile: join(ROOT, 'vite.config.ts'), mode: 'production', logLevel: process.env.CI ? 'info' : 'warn', build: { outDir: OUT } });
 
-const files = (dir) => readdirSync(dir).flatMap((name) => {
-  const path = join(dir, name);
-  return statSync(path).isDirectory() ? files(path) : [path];
-});
+const files = (dir) =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : [path];
+  });
 
 for (const path of files(OUT).filter((p) => COMPRESSIBLE.test(p))) {
   const body = readFileSync(path);
   writeFileSync(`${path}.gz`, gzipSync(body, { level: 9 }));
-  writeFileSync(`${path}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+  writeFileSync(
+    `${path}.br`,
+    brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  );
 }
 
 // What index.html loads before anything else: its module scripts and the chunks vite preloads with them.
@@ -34,7 +38,9 @@ if (initial.length === 0) throw new Error('build: found no script in dist/web/in
 let total = 0;
 for (const name of initial) total += readFileSync(join(OUT, `${name}.gz`)).length;
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-console.log(`dashboard: initial JavaScript ${kb(total)} gzipped (${initial.length} files; budget ${kb(BUDGET_BYTES)}) in ${relative(process.cwd(), OUT)}`);
+console.log(
+  `dashboard: initial JavaScript ${kb(total)} gzipped (${initial.length} files; budget ${kb(BUDGET_BYTES)}) in ${relative(process.cwd(), OUT)}`,
+);
 if (total > BUDGET_BYTES) {
   console.error(`build FAILED: the dashboard's initial JavaScript is ${kb(total)} gzipped, over the ${kb(BUDGET_BYTES)} budget`);
   process.exit(1);

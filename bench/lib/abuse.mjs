@@ -52,16 +52,23 @@ function send(port, { method = 'GET', path, headers = {}, body }) {
 /** Runs `once` in `loops` parallel loops until the deadline; counts answers by status. */
 async function loop(loops, until, once) {
   const statuses = {};
-  await Promise.all(Array.from({ length: loops }, async () => {
-    while (performance.now() < until) {
-      const { status } = await once();
-      statuses[status] = (statuses[status] ?? 0) + 1;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: loops }, async () => {
+      while (performance.now() < until) {
+        const { status } = await once();
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }
+    }),
+  );
   return statuses;
 }
 
-const csvPost = (key, body) => ({ method: 'POST', path: '/api/urls/import', headers: { authorization: `Bearer ${key}`, 'content-type': 'text/csv' }, body });
+const csvPost = (key, body) => ({
+  method: 'POST',
+  path: '/api/urls/import',
+  headers: { authorization: `Bearer ${key}`, 'content-type': 'text/csv' },
+  body,
+});
 
 /** The floods; each gets a fresh server and answers what it saw besides the probe's figures. */
 const FLOODS = {
@@ -86,16 +93,24 @@ const FLOODS = {
   },
   /** 16 unauthenticated loops over the whole OpenAPI document, half asking for it compressed, none revalidating. */
   openapi: async ({ port, until }) => ({
-    statuses: await loop(16, until, (() => {
-      let n = 0;
-      return () => send(port, { path: '/api/openapi.json', headers: { 'accept-encoding': n++ % 2 ? 'br, gzip' : 'identity' } });
-    })()),
+    statuses: await loop(
+      16,
+      until,
+      (() => {
+        let n = 0;
+        return () => send(port, { path: '/api/openapi.json', headers: { 'accept-encoding': n++ % 2 ? 'br, gzip' : 'identity' } });
+      })(),
+    ),
   }),
   /** 4 parallel bulk calls of 1000 password-protected links each, from an account whose budget allows them. */
   bulk_passwords: async ({ port, key, until }) => {
     const urls = Array.from({ length: 1000 }, (_, i) => ({ url: `https://example.com/locked/${i}`, password: `secret-${i}` }));
     const body = JSON.stringify({ urls });
-    return { statuses: await loop(4, until, () => send(port, { method: 'POST', path: '/api/urls/bulk', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body })) };
+    return {
+      statuses: await loop(4, until, () =>
+        send(port, { method: 'POST', path: '/api/urls/bulk', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body }),
+      ),
+    };
   },
   /** 6 concurrent imports from one account, again and again (5 MB of real links each): one job may run. */
   imports_6: async ({ port, key, until }) => {
@@ -111,7 +126,11 @@ async function runFlood(serverDir, seeded, name, seconds) {
   copyFileSync(seeded.path, db);
   const port = await freePort();
   const child = start('node', [join(serverDir, 'dist/server.js')], {
-    PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${db}`, BASE_URL: 'http://bench.test', LOG_LEVEL: 'error',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${db}`,
+    BASE_URL: 'http://bench.test',
+    LOG_LEVEL: 'error',
     RATE_LIMIT_MAX: '1000000000',
   });
   try {
@@ -121,7 +140,9 @@ async function runFlood(serverDir, seeded, name, seconds) {
     const probe = new Promise((done) => {
       const p = spawn('node', [PROBE, String(port), String(seconds * 1000)], { stdio: ['ignore', 'pipe', 'inherit'] });
       let out = '';
-      p.stdout.on('data', (c) => { out += c; });
+      p.stdout.on('data', (c) => {
+        out += c;
+      });
       p.on('exit', () => done(JSON.parse(out)));
     });
     const seen = await FLOODS[name]({ port, key: seeded.apiKey, until: performance.now() + seconds * 1000 });
@@ -145,9 +166,12 @@ export async function benchAbuse(serverDir, seconds) {
     for (const name of Object.keys(FLOODS).filter((n) => !only || only.includes(n))) {
       const r = await runFlood(serverDir, seeded, name, seconds);
       results.push(r);
-      const extra = r.progressMs === undefined ? '' : `, job progress seen after ${r.progressMs === null ? 'never' : `${(r.progressMs / 1000).toFixed(1)} s`}`;
-      console.log(`abuse ${name.padEnd(15)} /health p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms ` +
-        `(${r.count} probes, ${r.errors} failed); answers ${JSON.stringify(r.statuses)}; RSS +${r.rssMb.toFixed(0)} MB${extra}`);
+      const extra =
+        r.progressMs === undefined ? '' : `, job progress seen after ${r.progressMs === null ? 'never' : `${(r.progressMs / 1000).toFixed(1)} s`}`;
+      console.log(
+        `abuse ${name.padEnd(15)} /health p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms ` +
+          `(${r.count} probes, ${r.errors} failed); answers ${JSON.stringify(r.statuses)}; RSS +${r.rssMb.toFixed(0)} MB${extra}`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

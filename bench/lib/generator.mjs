@@ -41,8 +41,21 @@ function wrkArgs(spec) {
 /** wrk's command line for a spec (url, connections, duration, optional threads, and what wrkArgs reads). */
 export function wrkCommand(spec) {
   const threads = spec.threads ?? Math.min(WRK_THREADS, spec.connections);
-  return ['-t', String(threads), '-c', String(spec.connections), '-d', `${spec.duration}s`,
-    '--timeout', '10s', '-s', WRK_SCRIPT, spec.url, '--', ...wrkArgs(spec)];
+  return [
+    '-t',
+    String(threads),
+    '-c',
+    String(spec.connections),
+    '-d',
+    `${spec.duration}s`,
+    '--timeout',
+    '10s',
+    '-s',
+    WRK_SCRIPT,
+    spec.url,
+    '--',
+    ...wrkArgs(spec),
+  ];
 }
 
 /**
@@ -53,9 +66,14 @@ function runWrk(spec) {
   const out = execFileSync('wrk', wrkCommand(spec), { encoding: 'utf8' });
   const r = JSON.parse(out.trim().split('\n').pop());
   return {
-    requests: r.requests, rps: r.requests / (r.durationUs / 1e6), p50: r.p50Us / 1000, p99: r.p99Us / 1000,
+    requests: r.requests,
+    rps: r.requests / (r.durationUs / 1e6),
+    p50: r.p50Us / 1000,
+    p99: r.p99Us / 1000,
     // wrk counts a status above 399 as an error and a socket error as no request at all.
-    ok: r.requests - r.status, errors: r.socket + r.timeout, unanswered: r.unanswered,
+    ok: r.requests - r.status,
+    errors: r.socket + r.timeout,
+    unanswered: r.unanswered,
   };
 }
 

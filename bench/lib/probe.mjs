@@ -19,7 +19,10 @@ function probe(due) {
         resolve();
       });
     });
-    req.on('error', () => { errors++; resolve(); });
+    req.on('error', () => {
+      errors++;
+      resolve();
+    });
     req.end();
   });
 }

@@ -10,26 +10,50 @@ export function printReport({ rows, names, generator, run, minutes, created, sta
   const zipf = find(rows, names.zipf);
   const targeted = find(rows, names.targeted);
   const size = generator === 'wrk' ? `${run.duration} s` : `${run.amount} requests`;
-  console.log(`\nRedirectory benchmark (${run.quick ? 'quick' : 'full'}: load by ${generator}, ${run.reps}x A/B of ${size}, ${run.connections} connections, ${minutes.toFixed(1)} min)`);
-  console.log(`headline (${names.direct}): server CPU per request, baseline ÷ Redirectory = ${direct.cpuRatio.toFixed(2)}; throughput, Redirectory ÷ baseline = ${direct.ratio.toFixed(2)}`);
-  console.log('scenario                          req/s      p50      p99  CPU µs/req  base µs/req  CPU ratio  req/s ratio  base req/s   RSS MB  non-3xx');
+  console.log(
+    `\nRedirectory benchmark (${run.quick ? 'quick' : 'full'}: load by ${generator}, ${run.reps}x A/B of ${size}, ${run.connections} connections, ${minutes.toFixed(1)} min)`,
+  );
+  console.log(
+    `headline (${names.direct}): server CPU per request, baseline ÷ Redirectory = ${direct.cpuRatio.toFixed(2)}; throughput, Redirectory ÷ baseline = ${direct.ratio.toFixed(2)}`,
+  );
+  console.log(
+    'scenario                          req/s      p50      p99  CPU µs/req  base µs/req  CPU ratio  req/s ratio  base req/s   RSS MB  non-3xx',
+  );
   for (const r of rows) {
-    console.log(`${r.scenario.padEnd(30)}${fmt(r.rps)}${fmt(r.p50, 1)}${fmt(r.p99, 1)}${fmt(r.cpuUs, 1)}    ${fmt(r.baseCpuUs, 1)}      ${r.cpuRatio.toFixed(2)}         ${r.ratio.toFixed(2)}  ${fmt(r.baseRps)}${fmt(r.rss)}${fmt(r.errors)}`);
+    console.log(
+      `${r.scenario.padEnd(30)}${fmt(r.rps)}${fmt(r.p50, 1)}${fmt(r.p99, 1)}${fmt(r.cpuUs, 1)}    ${fmt(r.baseCpuUs, 1)}      ${r.cpuRatio.toFixed(2)}         ${r.ratio.toFixed(2)}  ${fmt(r.baseRps)}${fmt(r.rss)}${fmt(r.errors)}`,
+    );
   }
   console.log(`link creation: ${created.rps.toFixed(0)} links/s (${created.ok} created, p99 ${created.p99.toFixed(1)} ms)`);
-  console.log(`GET /api/url/{id} with ${statsClicks} clicks (${connections} connections): p50 ${stats.p50.toFixed(1)} ms, p99 ${stats.p99.toFixed(1)} ms, ${stats.rps.toFixed(0)} req/s`);
-  console.log(`GET /api/stats/clicks, 90 days of the account holding every link (${connections} connections): p50 ${series.p50.toFixed(1)} ms, p99 ${series.p99.toFixed(1)} ms`);
+  console.log(
+    `GET /api/url/{id} with ${statsClicks} clicks (${connections} connections): p50 ${stats.p50.toFixed(1)} ms, p99 ${stats.p99.toFixed(1)} ms, ${stats.rps.toFixed(0)} req/s`,
+  );
+  console.log(
+    `GET /api/stats/clicks, 90 days of the account holding every link (${connections} connections): p50 ${series.p50.toFixed(1)} ms, p99 ${series.p99.toFixed(1)} ms`,
+  );
   console.log(`clicks lost: ${clicks.single.lost} single-process, ${clicks.workers.lost} with WORKERS=2${surplus(clicks)}`);
   // rss_mb: the peak read right after each load run on the 1M-link server (idle, the collector gives memory back).
   const keys = {
-    redirect_ratio: direct.ratio.toFixed(2), targeted_ratio: targeted.ratio.toFixed(2),
-    growth_ratio: (grown.ratio / direct.ratio).toFixed(2), clicks_lost: clicks.single.lost + clicks.workers.lost,
-    create_per_s: created.rps.toFixed(0), stats_p99_ms: round(stats.p99), rss_mb: grown.rss.toFixed(0),
-    cpu_ratio: direct.cpuRatio.toFixed(2), cpu_growth: (grown.cpuRatio / direct.cpuRatio).toFixed(2),
-    cpu_zipf: (zipf.cpuRatio / direct.cpuRatio).toFixed(2), generator, series_p99_ms: round(series.p99),
-    import_per_s: imported.toFixed(0), abuse_health_p99_ms: abuseP99.toFixed(1),
+    redirect_ratio: direct.ratio.toFixed(2),
+    targeted_ratio: targeted.ratio.toFixed(2),
+    growth_ratio: (grown.ratio / direct.ratio).toFixed(2),
+    clicks_lost: clicks.single.lost + clicks.workers.lost,
+    create_per_s: created.rps.toFixed(0),
+    stats_p99_ms: round(stats.p99),
+    rss_mb: grown.rss.toFixed(0),
+    cpu_ratio: direct.cpuRatio.toFixed(2),
+    cpu_growth: (grown.cpuRatio / direct.cpuRatio).toFixed(2),
+    cpu_zipf: (zipf.cpuRatio / direct.cpuRatio).toFixed(2),
+    generator,
+    series_p99_ms: round(series.p99),
+    import_per_s: imported.toFixed(0),
+    abuse_health_p99_ms: abuseP99.toFixed(1),
   };
-  console.log(`bench: ${Object.entries(keys).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  console.log(
+    `bench: ${Object.entries(keys)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}`,
+  );
 }
 
 // autocannon reports whole milliseconds, wrk microseconds: keep what the generator measured.

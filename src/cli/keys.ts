@@ -22,7 +22,10 @@ async function accountOf(ctx: AppContext, args: KeyArgs, rest: string[]): Promis
 export async function addKeyCommand(ctx: AppContext, args: KeyArgs, rest: string[]) {
   const userId = await accountOf(ctx, args, rest);
   if (!args.name) throw fail('invalid_field', '--name is required.');
-  const scopes = (args.scopes ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = (args.scopes ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return createApiKey(ctx, userId, { name: args.name, scopes, expires: args.expires ?? null }, undefined, CLI_ACTOR);
 }
 

@@ -37,8 +37,13 @@ async function run(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     options: {
-      email: { type: 'string' }, password: { type: 'string' }, username: { type: 'string' }, help: { type: 'boolean' },
-      name: { type: 'string' }, scopes: { type: 'string' }, expires: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      username: { type: 'string' },
+      help: { type: 'boolean' },
+      name: { type: 'string' },
+      scopes: { type: 'string' },
+      expires: { type: 'string' },
     },
   });
   // `import` and `key add|list|revoke` take arguments after them; the other commands are all words.

@@ -5,22 +5,30 @@ import type { AccountDaysTable, AccountHoursTable, TargetKind } from '../db/type
 /** Adds clicks (negative to take them out) to accounts' hourly buckets, rows in lock order (account, hour). */
 export async function upsertAccountHours(db: Db, rows: AccountHoursTable[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.insertInto('account_hours').values(rows)
-    .onConflict((oc) => oc.columns(['user_id', 'hour']).doUpdateSet((eb) => ({
-      clicks: eb('account_hours.clicks', '+', eb.ref('excluded.clicks')),
-      uniques: eb('account_hours.uniques', '+', eb.ref('excluded.uniques')),
-    })))
+  await db
+    .insertInto('account_hours')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['user_id', 'hour']).doUpdateSet((eb) => ({
+        clicks: eb('account_hours.clicks', '+', eb.ref('excluded.clicks')),
+        uniques: eb('account_hours.uniques', '+', eb.ref('excluded.uniques')),
+      })),
+    )
     .execute();
 }
 
 /** The same for accounts' daily buckets: rolled-up hours, or a deleted target's days taken out. */
 export async function upsertAccountDays(db: Db, rows: AccountDaysTable[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.insertInto('account_days').values(rows)
-    .onConflict((oc) => oc.columns(['user_id', 'day']).doUpdateSet((eb) => ({
-      clicks: eb('account_days.clicks', '+', eb.ref('excluded.clicks')),
-      uniques: eb('account_days.uniques', '+', eb.ref('excluded.uniques')),
-    })))
+  await db
+    .insertInto('account_days')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['user_id', 'day']).doUpdateSet((eb) => ({
+        clicks: eb('account_days.clicks', '+', eb.ref('excluded.clicks')),
+        uniques: eb('account_days.uniques', '+', eb.ref('excluded.uniques')),
+      })),
+    )
     .execute();
 }
 
@@ -37,10 +45,16 @@ export async function subtractFromAccount(db: Db, owner: number, kind: TargetKin
       union all select hour, hour_clicks, hour_uniques from click_summaries
         where target_kind = ${kind} and target_id in (${sql.join(ids)}) and hour_clicks > 0) h
     group by hour order by hour`.execute(db);
-  await upsertAccountHours(db, hours.rows.map((h) => ({ user_id: owner, hour: Number(h.bucket), ...taken(h) })));
+  await upsertAccountHours(
+    db,
+    hours.rows.map((h) => ({ user_id: owner, hour: Number(h.bucket), ...taken(h) })),
+  );
   const days = await sql<Sum>`select day as bucket, sum(clicks) as clicks, sum(uniques) as uniques from click_days
     where target_kind = ${kind} and target_id in (${sql.join(ids)}) group by day order by day`.execute(db);
-  await upsertAccountDays(db, days.rows.map((d) => ({ user_id: owner, day: Number(d.bucket), ...taken(d) })));
+  await upsertAccountDays(
+    db,
+    days.rows.map((d) => ({ user_id: owner, day: Number(d.bucket), ...taken(d) })),
+  );
 }
 
 /** Forgets an account's buckets with the account. */

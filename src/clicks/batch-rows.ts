@@ -18,9 +18,16 @@ export function summaryRow(target: TargetBatch, fresh: FreshVisitors, logged: { 
     if (key !== null) labels += labels === '' ? key + count : `,${key}${count}`;
   }
   return {
-    target_kind: target.kind, target_id: target.id, clicks: target.clicks, uniques: fresh.total, labels: `{${labels}}`,
-    hour: target.hour, hour_clicks: target.hourClicks, hour_uniques: fresh.latest,
-    visit_pack: logged?.pack ?? null, visit_count: logged?.n ?? 0,
+    target_kind: target.kind,
+    target_id: target.id,
+    clicks: target.clicks,
+    uniques: fresh.total,
+    labels: `{${labels}}`,
+    hour: target.hour,
+    hour_clicks: target.hourClicks,
+    hour_uniques: fresh.latest,
+    visit_pack: logged?.pack ?? null,
+    visit_count: logged?.n ?? 0,
   };
 }
 
@@ -67,6 +74,7 @@ export function freshVisitors(target: TargetBatch, isNew: (visitor: string) => b
 export function earlierHourRows(target: TargetBatch, fresh: FreshVisitors): ClickHoursTable[] {
   if (target.earlier === null) return [];
   const { kind: target_kind, id: target_id } = target;
-  return [...target.earlier].sort((a, b) => a[0] - b[0])
+  return [...target.earlier]
+    .sort((a, b) => a[0] - b[0])
     .map(([hour, clicks]) => ({ target_kind, target_id, hour, clicks, uniques: fresh.earlier?.get(hour) ?? 0 }));
 }

@@ -22,7 +22,6 @@ export interface BatchWriter {
 
 export type Aggregator = (batch: VisitBatch) => AggregatedBatch;
 
-
 /** Deletions are remembered a day (src/db/migrations/0002), and forgotten about once an hour. */
 const REMEMBER_DELETED_MS = 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
@@ -56,9 +55,15 @@ export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
       const inserted = await repo.insertUniques(trx, targets.flatMap(uniqueRows));
       const fresh = targets.map((t) => freshVisitors(t, (visitor) => inserted.has(`${targetKey(t.kind, t.id)}:${visitor}`)));
       await repo.upsertStats(trx, targets.flatMap(referrerRows));
-      await repo.upsertHours(trx, targets.flatMap((t, i) => earlierHourRows(t, fresh[i]!)));
+      await repo.upsertHours(
+        trx,
+        targets.flatMap((t, i) => earlierHourRows(t, fresh[i]!)),
+      );
       const packs = await repo.insertPacks(trx, targets, packer(visits));
-      await repo.upsertSummaries(trx, targets.map((t, i) => summaryRow(t, fresh[i]!, packs.get(targetKey(t.kind, t.id)) ?? null)));
+      await repo.upsertSummaries(
+        trx,
+        targets.map((t, i) => summaryRow(t, fresh[i]!, packs.get(targetKey(t.kind, t.id)) ?? null)),
+      );
       const accounts = new AccountHours();
       targets.forEach((t, i) => accounts.add(t, fresh[i]!));
       await upsertAccountHours(trx, accounts.rows());
@@ -109,12 +114,13 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBa
   const known = new BoundedCache<string, true>(KNOWN_VISITORS);
   let committed: string[] = [];
 
-  const freshOf = (target: TargetBatch) => freshVisitors(target, (visitor) => {
-    const pair = `${target.kind}:${target.id}:${visitor}`;
-    if (known.get(pair)) return false;
-    committed.push(pair);
-    return unique.run(target.kind, target.id, visitor).changes > 0;
-  });
+  const freshOf = (target: TargetBatch) =>
+    freshVisitors(target, (visitor) => {
+      const pair = `${target.kind}:${target.id}:${visitor}`;
+      if (known.get(pair)) return false;
+      committed.push(pair);
+      return unique.run(target.kind, target.id, visitor).changes > 0;
+    });
   const write = sqlite.transaction(({ targets, visits }: AggregatedBatch) => {
     committed = [];
     const before = pruneDue();

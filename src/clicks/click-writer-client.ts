@@ -57,13 +57,14 @@ export function threadBatchWriter(data: WriterThreadData, log: Logger): BatchWri
   };
 
   return {
-    write: (batch: VisitBatch) => new Promise<void>((resolve, reject) => {
-      worker ??= start();
-      const id = ++next;
-      waiting.set(id, { resolve, reject });
-      // Copied, not transferred: a batch that fails is written again.
-      worker.postMessage({ id, batch } satisfies WriterRequest);
-    }),
+    write: (batch: VisitBatch) =>
+      new Promise<void>((resolve, reject) => {
+        worker ??= start();
+        const id = ++next;
+        waiting.set(id, { resolve, reject });
+        // Copied, not transferred: a batch that fails is written again.
+        worker.postMessage({ id, batch } satisfies WriterRequest);
+      }),
     close: async () => {
       const thread = worker;
       worker = null;

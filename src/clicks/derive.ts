@@ -164,7 +164,23 @@ function parseReferrer(table: LabelTable, referer: string): ReferrerCodes {
 function targetOf(targets: Map<number, TargetBatch>, kind: number, id: number, owner: number, labels: BatchLabels): TargetBatch {
   const key = id * KINDS.length + kind;
   let target = targets.get(key);
-  if (!target) targets.set(key, (target = { kind: KINDS[kind]!, id, owner, clicks: 0, counts: new Map(), labels, hour: -1, hourClicks: 0, earlier: null, visitors: new Map(), logged: [] }));
+  if (!target)
+    targets.set(
+      key,
+      (target = {
+        kind: KINDS[kind]!,
+        id,
+        owner,
+        clicks: 0,
+        counts: new Map(),
+        labels,
+        hour: -1,
+        hourClicks: 0,
+        earlier: null,
+        visitors: new Map(),
+        logged: [],
+      }),
+    );
   return target;
 }
 
@@ -179,4 +195,3 @@ function addHour(target: TargetBatch, hour: number): void {
 export function bump(counts: Map<number, number>, code: number): void {
   counts.set(code, (counts.get(code) ?? 0) + 1);
 }
-

@@ -60,13 +60,19 @@ async function closeOpenHours(db: Db, beforeHour: number, batch: number, shouldS
   while (!shouldStop()) {
     const moved = await db.transaction().execute(async (trx) => {
       await lockAgainst(trx, 'deletes');
-      let query = trx.selectFrom('click_summaries').select(['target_kind', 'target_id', 'hour', 'hour_clicks', 'hour_uniques'])
-        .where('hour', '<', beforeHour).where('hour_clicks', '>', 0);
+      let query = trx
+        .selectFrom('click_summaries')
+        .select(['target_kind', 'target_id', 'hour', 'hour_clicks', 'hour_uniques'])
+        .where('hour', '<', beforeHour)
+        .where('hour_clicks', '>', 0);
       if (after) query = query.where(sql<boolean>`(target_kind, target_id) > (${after.target_kind}, ${after.target_id})`);
       query = query.orderBy('target_kind').orderBy('target_id').limit(batch);
       const rows = await (isPostgres(trx) ? query.forUpdate() : query).execute();
       if (rows.length === 0) return rows;
-      await upsertHours(trx, rows.map(({ hour_clicks, hour_uniques, ...key }) => ({ ...key, clicks: hour_clicks, uniques: hour_uniques })));
+      await upsertHours(
+        trx,
+        rows.map(({ hour_clicks, hour_uniques, ...key }) => ({ ...key, clicks: hour_clicks, uniques: hour_uniques })),
+      );
       await trx.updateTable('click_summaries').set({ hour_clicks: 0, hour_uniques: 0 }).where(keyIn(rows)).execute();
       return rows;
     });
@@ -88,7 +94,10 @@ function nextKeys(db: Db, beforeHour: number, after: Key | null, batch: number):
 function moveRange(db: Db, beforeHour: number, after: Key | null, last: Key): Promise<number> {
   return db.transaction().execute(async (trx) => {
     await lockAgainst(trx, 'deletes');
-    let query = trx.deleteFrom('click_hours').where('hour', '<', beforeHour).where(sql<boolean>`${KEY} <= ${keyOf(last)}`);
+    let query = trx
+      .deleteFrom('click_hours')
+      .where('hour', '<', beforeHour)
+      .where(sql<boolean>`${KEY} <= ${keyOf(last)}`);
     if (after) query = query.where(sql<boolean>`${KEY} > ${keyOf(after)}`);
     const rows = await query.returning(['target_kind', 'target_id', 'hour', 'clicks', 'uniques']).execute();
     const days = new Map<string, ClickDaysTable>();
@@ -111,8 +120,11 @@ async function rollUpAccountHours(db: Db, beforeHour: number, batch: number, sho
     const moved = await db.transaction().execute(async (trx) => {
       await lockAgainst(trx, 'deletes');
       const oldest = sql`(select user_id, hour from account_hours where hour < ${beforeHour} order by user_id, hour limit ${batch})`;
-      const rows = await trx.deleteFrom('account_hours').where(sql<boolean>`(user_id, hour) in ${oldest}`)
-        .returning(['user_id', 'hour', 'clicks', 'uniques']).execute();
+      const rows = await trx
+        .deleteFrom('account_hours')
+        .where(sql<boolean>`(user_id, hour) in ${oldest}`)
+        .returning(['user_id', 'hour', 'clicks', 'uniques'])
+        .execute();
       const days = new Map<string, AccountDaysTable>();
       for (const row of rows) {
         const day = Math.floor(Number(row.hour) / 24);
@@ -121,7 +133,11 @@ async function rollUpAccountHours(db: Db, beforeHour: number, batch: number, sho
         into.uniques += Number(row.uniques);
         days.set(`${row.user_id}:${day}`, into);
       }
-      if (days.size > 0) await upsertAccountDays(trx, [...days.values()].sort((a, b) => a.user_id - b.user_id || a.day - b.day));
+      if (days.size > 0)
+        await upsertAccountDays(
+          trx,
+          [...days.values()].sort((a, b) => a.user_id - b.user_id || a.day - b.day),
+        );
       return rows.length;
     });
     if (moved < batch) break;
@@ -130,11 +146,15 @@ async function rollUpAccountHours(db: Db, beforeHour: number, batch: number, sho
 }
 
 async function upsertDays(db: Db, rows: ClickDaysTable[]): Promise<void> {
-  await db.insertInto('click_days').values(rows)
-    .onConflict((oc) => oc.columns(['target_kind', 'target_id', 'day']).doUpdateSet((eb) => ({
-      clicks: eb('click_days.clicks', '+', eb.ref('excluded.clicks')),
-      uniques: eb('click_days.uniques', '+', eb.ref('excluded.uniques')),
-    })))
+  await db
+    .insertInto('click_days')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['target_kind', 'target_id', 'day']).doUpdateSet((eb) => ({
+        clicks: eb('click_days.clicks', '+', eb.ref('excluded.clicks')),
+        uniques: eb('click_days.uniques', '+', eb.ref('excluded.uniques')),
+      })),
+    )
     .execute();
 }
 

@@ -9,10 +9,7 @@ export interface IdSet {
 }
 
 /** Whose clicks a series sums: one link or QR code, a whole account (its own buckets), or sets of targets. */
-export type SeriesScope =
-  | { target: TargetKind; id: number }
-  | { account: number }
-  | { sets: IdSet[] };
+export type SeriesScope = { target: TargetKind; id: number } | { account: number } | { sets: IdSet[] };
 
 export interface Bucket {
   clicks: number;
@@ -53,8 +50,13 @@ export async function hourSums(db: Db, scope: SeriesScope, fromHour: number, toH
   const sums = new Map<number, Bucket>();
   const account = wholeAccount(scope);
   if (account !== null) {
-    add(sums, (await sql<Row>`select hour as bucket, clicks, uniques from account_hours
-      where user_id = ${account} and hour >= ${fromHour} and hour <= ${toHour}`.execute(db)).rows);
+    add(
+      sums,
+      (
+        await sql<Row>`select hour as bucket, clicks, uniques from account_hours
+      where user_id = ${account} and hour >= ${fromHour} and hour <= ${toHour}`.execute(db)
+      ).rows,
+    );
     return sums;
   }
   for (const { kind, ids } of idSets(scope as Exclude<SeriesScope, { account: number }>)) {
@@ -73,10 +75,20 @@ export async function daySums(db: Db, scope: SeriesScope, fromDay: number, toDay
   const sums = new Map<number, Bucket>();
   const account = wholeAccount(scope);
   if (account !== null) {
-    add(sums, (await sql<Row>`select day as bucket, clicks, uniques from account_days
-      where user_id = ${account} and day >= ${fromDay} and day <= ${toDay}`.execute(db)).rows);
-    add(sums, (await sql<Row>`select hour / 24 as bucket, sum(clicks) as clicks, sum(uniques) as uniques from account_hours
-      where user_id = ${account} and hour >= ${fromDay * 24} and hour <= ${toDay * 24 + 23} group by hour / 24`.execute(db)).rows);
+    add(
+      sums,
+      (
+        await sql<Row>`select day as bucket, clicks, uniques from account_days
+      where user_id = ${account} and day >= ${fromDay} and day <= ${toDay}`.execute(db)
+      ).rows,
+    );
+    add(
+      sums,
+      (
+        await sql<Row>`select hour / 24 as bucket, sum(clicks) as clicks, sum(uniques) as uniques from account_hours
+      where user_id = ${account} and hour >= ${fromDay * 24} and hour <= ${toDay * 24 + 23} group by hour / 24`.execute(db)
+      ).rows,
+    );
     return sums;
   }
   for (const { kind, ids } of idSets(scope as Exclude<SeriesScope, { account: number }>)) {

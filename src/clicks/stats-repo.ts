@@ -10,8 +10,12 @@ export interface Summary {
 
 /** The target's counters and bounded-dimension labels; zeros when it has none. */
 export async function readSummary(db: Db, kind: TargetKind, id: number): Promise<Summary> {
-  const row = await db.selectFrom('click_summaries').select(['clicks', 'uniques', 'labels'])
-    .where('target_kind', '=', kind).where('target_id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('click_summaries')
+    .select(['clicks', 'uniques', 'labels'])
+    .where('target_kind', '=', kind)
+    .where('target_id', '=', id)
+    .executeTakeFirst();
   if (!row) return { clicks: 0, uniques: 0, labels: {} };
   return { clicks: Number(row.clicks), uniques: Number(row.uniques), labels: parseLabels(row.labels) };
 }
@@ -27,8 +31,15 @@ function parseLabels(text: string): Record<string, number> {
 
 /** Most frequent referrers first (ties by host); a range of the primary key, sorted (a target's referrers are few). */
 export async function topReferrers(db: Db, kind: TargetKind, id: number, limit: number) {
-  const rows = await db.selectFrom('click_stats').select(['label', 'count'])
-    .where('target_kind', '=', kind).where('target_id', '=', id).where('dimension', '=', 'referrer')
-    .orderBy('count', 'desc').orderBy('label').limit(limit).execute();
+  const rows = await db
+    .selectFrom('click_stats')
+    .select(['label', 'count'])
+    .where('target_kind', '=', kind)
+    .where('target_id', '=', id)
+    .where('dimension', '=', 'referrer')
+    .orderBy('count', 'desc')
+    .orderBy('label')
+    .limit(limit)
+    .execute();
   return rows.map((row) => ({ label: row.label, count: Number(row.count) }));
 }

@@ -38,8 +38,12 @@ export async function lockAgainst(db: Db, other: 'deletes' | 'click batches'): P
 export async function deletedTargets(db: Db, kind: TargetKind, ids: number[]): Promise<Set<number>> {
   const found = new Set<number>();
   for (let i = 0; i < ids.length; i += MAX_VARIABLES) {
-    const rows = await db.selectFrom('deleted_targets').select('target_id')
-      .where('target_kind', '=', kind).where('target_id', 'in', ids.slice(i, i + MAX_VARIABLES)).execute();
+    const rows = await db
+      .selectFrom('deleted_targets')
+      .select('target_id')
+      .where('target_kind', '=', kind)
+      .where('target_id', 'in', ids.slice(i, i + MAX_VARIABLES))
+      .execute();
     for (const row of rows) found.add(Number(row.target_id));
   }
   return found;
@@ -53,9 +57,14 @@ export async function pruneDeletedTargets(db: Db, before: string): Promise<void>
 /** Adds the batch's referrer counts; rows must be distinct per key (PostgreSQL insists). */
 export async function upsertStats(db: Db, rows: ClickStatsTable[]): Promise<void> {
   await eachChunk(rows, async (chunk) => {
-    await db.insertInto('click_stats').values(chunk)
-      .onConflict((oc) => oc.columns(['target_kind', 'target_id', 'dimension', 'label'])
-        .doUpdateSet((eb) => ({ count: eb('click_stats.count', '+', eb.ref('excluded.count')) })))
+    await db
+      .insertInto('click_stats')
+      .values(chunk)
+      .onConflict((oc) =>
+        oc
+          .columns(['target_kind', 'target_id', 'dimension', 'label'])
+          .doUpdateSet((eb) => ({ count: eb('click_stats.count', '+', eb.ref('excluded.count')) })),
+      )
       .execute();
   });
 }
@@ -80,30 +89,39 @@ const OPEN_HOUR_SET = {
   hour_clicks: `case when ${same} then click_summaries.hour_clicks + excluded.hour_clicks else excluded.hour_clicks end`,
   hour_uniques: `case when ${same} then click_summaries.hour_uniques + excluded.hour_uniques else excluded.hour_uniques end`,
 };
-export const OPEN_HOUR_SET_SQL = Object.entries(OPEN_HOUR_SET).map(([column, value]) => `${column} = ${value}`).join(', ');
+export const OPEN_HOUR_SET_SQL = Object.entries(OPEN_HOUR_SET)
+  .map(([column, value]) => `${column} = ${value}`)
+  .join(', ');
 
 /** A batch's pack becomes the target's newest (a trigger chains the replaced one, src/db/migrations/0007) and its visits count. */
 const VISIT_PACK_SET = {
   visit_pack: 'coalesce(excluded.visit_pack, click_summaries.visit_pack)',
   visit_count: 'click_summaries.visit_count + excluded.visit_count',
 };
-export const VISIT_PACK_SET_SQL = Object.entries(VISIT_PACK_SET).map(([column, value]) => `${column} = ${value}`).join(', ');
+export const VISIT_PACK_SET_SQL = Object.entries(VISIT_PACK_SET)
+  .map(([column, value]) => `${column} = ${value}`)
+  .join(', ');
 
 /** Adds the batch's counters, labels and open hours to the targets' summaries, one row per target. */
 export async function upsertSummaries(db: Db, rows: Insertable<ClickSummariesTable>[]): Promise<void> {
   const merge = sql.raw<string>(isPostgres(db) ? MERGE_LABELS_POSTGRES : MERGE_LABELS_SQLITE);
   await eachChunk(rows, async (chunk) => {
-    await db.insertInto('click_summaries').values(chunk)
-      .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet((eb) => ({
-        clicks: eb('click_summaries.clicks', '+', eb.ref('excluded.clicks')),
-        uniques: eb('click_summaries.uniques', '+', eb.ref('excluded.uniques')),
-        labels: merge,
-        hour: sql.raw<number>(OPEN_HOUR_SET.hour),
-        hour_clicks: sql.raw<number>(OPEN_HOUR_SET.hour_clicks),
-        hour_uniques: sql.raw<number>(OPEN_HOUR_SET.hour_uniques),
-        visit_pack: sql.raw<number>(VISIT_PACK_SET.visit_pack),
-        visit_count: sql.raw<number>(VISIT_PACK_SET.visit_count),
-      }))).execute();
+    await db
+      .insertInto('click_summaries')
+      .values(chunk)
+      .onConflict((oc) =>
+        oc.columns(['target_kind', 'target_id']).doUpdateSet((eb) => ({
+          clicks: eb('click_summaries.clicks', '+', eb.ref('excluded.clicks')),
+          uniques: eb('click_summaries.uniques', '+', eb.ref('excluded.uniques')),
+          labels: merge,
+          hour: sql.raw<number>(OPEN_HOUR_SET.hour),
+          hour_clicks: sql.raw<number>(OPEN_HOUR_SET.hour_clicks),
+          hour_uniques: sql.raw<number>(OPEN_HOUR_SET.hour_uniques),
+          visit_pack: sql.raw<number>(VISIT_PACK_SET.visit_pack),
+          visit_count: sql.raw<number>(VISIT_PACK_SET.visit_count),
+        })),
+      )
+      .execute();
   });
 }
 
@@ -118,9 +136,12 @@ export async function insertUniques(db: Db, rows: ClickUniquesTable[]): Promise<
   const fresh = new Set<string>();
   await eachChunk(rows, async (chunk) => {
     // Both dialects return only the rows actually inserted when the conflict is ignored.
-    const inserted = await db.insertInto('click_uniques').values(chunk)
+    const inserted = await db
+      .insertInto('click_uniques')
+      .values(chunk)
       .onConflict((oc) => oc.doNothing())
-      .returning(['target_kind', 'target_id', 'visitor_hash']).execute();
+      .returning(['target_kind', 'target_id', 'visitor_hash'])
+      .execute();
     for (const row of inserted) fresh.add(`${row.target_kind}:${row.target_id}:${row.visitor_hash}`);
   });
   return fresh;
@@ -129,20 +150,31 @@ export async function insertUniques(db: Db, rows: ClickUniquesTable[]): Promise<
 /** Adds the batch's clicks and new visitors to the targets' hourly buckets. */
 export async function upsertHours(db: Db, rows: ClickHoursTable[]): Promise<void> {
   await eachChunk(rows, async (chunk) => {
-    await db.insertInto('click_hours').values(chunk)
-      .onConflict((oc) => oc.columns(['target_kind', 'target_id', 'hour']).doUpdateSet((eb) => ({
-        clicks: eb('click_hours.clicks', '+', eb.ref('excluded.clicks')),
-        uniques: eb('click_hours.uniques', '+', eb.ref('excluded.uniques')),
-      })))
+    await db
+      .insertInto('click_hours')
+      .values(chunk)
+      .onConflict((oc) =>
+        oc.columns(['target_kind', 'target_id', 'hour']).doUpdateSet((eb) => ({
+          clicks: eb('click_hours.clicks', '+', eb.ref('excluded.clicks')),
+          uniques: eb('click_hours.uniques', '+', eb.ref('excluded.uniques')),
+        })),
+      )
       .execute();
   });
 }
 
 /** A target's pack written in this batch: its id and its visits, for the target's summary row. */
-export interface WrittenPack { pack: number; n: number }
+export interface WrittenPack {
+  pack: number;
+  n: number;
+}
 
 /** Appends the batch's visit packs of the targets (in their order), in multi-row inserts; answers each target's by targetKey. */
-export async function insertPacks(db: Db, targets: Array<{ kind: TargetKind; id: number; logged: number[] }>, pack: Packer): Promise<Map<string, WrittenPack>> {
+export async function insertPacks(
+  db: Db,
+  targets: Array<{ kind: TargetKind; id: number; logged: number[] }>,
+  pack: Packer,
+): Promise<Map<string, WrittenPack>> {
   const rows: Insertable<VisitPacksTable>[] = [];
   for (const { kind, id, logged } of targets) {
     const p = pack(logged);
@@ -187,8 +219,11 @@ export async function forgetTargets(db: Db, kind: TargetKind, ids: number[], own
   for (let i = 0; i < ids.length; i += MAX_VARIABLES) {
     const chunk = ids.slice(i, i + MAX_VARIABLES);
     if (owner !== null) await subtractFromAccount(db, owner, kind, chunk);
-    await db.insertInto('deleted_targets').values(chunk.map((target_id) => ({ target_kind: kind, target_id, deleted_at })))
-      .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet({ deleted_at })).execute();
+    await db
+      .insertInto('deleted_targets')
+      .values(chunk.map((target_id) => ({ target_kind: kind, target_id, deleted_at })))
+      .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet({ deleted_at }))
+      .execute();
     await forgetVisits(db, kind, chunk);
     for (const table of ['click_stats', 'click_summaries', 'click_uniques', 'click_hours', 'click_days'] as const) {
       await db.deleteFrom(table).where('target_kind', '=', kind).where('target_id', 'in', chunk).execute();

@@ -65,8 +65,15 @@ export class VisitBuffer {
   /** The visits so far as a batch of their own; the buffer starts over empty. */
   seal(): VisitBatch {
     const n = this.length;
-    const batch = { kinds: this.kinds.slice(0, n), ids: this.ids.slice(0, n), owners: this.owners.slice(0, n), hours: this.hours.slice(0, n),
-      seconds: this.seconds.slice(0, n), fields: this.fields.slice(0, n * FIELDS), strings: this.strings };
+    const batch = {
+      kinds: this.kinds.slice(0, n),
+      ids: this.ids.slice(0, n),
+      owners: this.owners.slice(0, n),
+      hours: this.hours.slice(0, n),
+      seconds: this.seconds.slice(0, n),
+      fields: this.fields.slice(0, n * FIELDS),
+      strings: this.strings,
+    };
     this.strings = [];
     this.index = new Map();
     this.length = 0;

@@ -56,7 +56,10 @@ export type Packer = (visits: readonly number[]) => VisitPack | null;
  */
 export function packer(log: VisitLog | null): Packer {
   if (!log) return () => null;
-  const { batch: { seconds, fields, strings }, labels: { byCode } } = log;
+  const {
+    batch: { seconds, fields, strings },
+    labels: { byCode },
+  } = log;
   const deviceBase = byCode.length;
   const ruleBase = deviceBase + DEVICES.length;
   const stamp = new Int32Array(ruleBase + strings.length).fill(-1);
@@ -126,7 +129,14 @@ export interface LoggedVisit {
 }
 
 /** A pack's visits, newest first. */
-export function unpack(row: { target_kind: TargetKind; target_id: number | string; at: number | string; n: number | string; labels: string; codes: Uint8Array }): LoggedVisit[] {
+export function unpack(row: {
+  target_kind: TargetKind;
+  target_id: number | string;
+  at: number | string;
+  n: number | string;
+  labels: string;
+  codes: Uint8Array;
+}): LoggedVisit[] {
   const { target_kind } = row;
   const [target_id, at, n] = [Number(row.target_id), Number(row.at), Number(row.n)];
   const labels = JSON.parse(row.labels) as string[];
@@ -136,7 +146,17 @@ export function unpack(row: { target_kind: TargetKind; target_id: number | strin
   const visits: LoggedVisit[] = [];
   for (let v = n - 1; v >= 0; v--) {
     const label = (slot: number) => labels[indexes[v * SLOTS + slot]!]!;
-    visits.push({ target_kind, target_id, at: at + offsets[v]!, country: label(0), referrer: label(1), browser: label(2), os: label(3), device: label(4), rule: label(5) });
+    visits.push({
+      target_kind,
+      target_id,
+      at: at + offsets[v]!,
+      country: label(0),
+      referrer: label(1),
+      browser: label(2),
+      os: label(3),
+      device: label(4),
+      rule: label(5),
+    });
   }
   return visits;
 }
@@ -166,10 +186,18 @@ export async function pruneVisits(db: Db, beforeSecond: number, options: { batch
 }
 
 async function pruneStep(db: Db, beforeSecond: number, batch: number): Promise<{ visits: number; more: boolean }> {
-  const newest = await db.selectFrom('visit_packs').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  const newest = await db
+    .selectFrom('visit_packs')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
   // The newest pack always stays, so SQLite never hands its id out again (to another target's pack).
-  const rows = await db.selectFrom('visit_packs').select(['id', 'at', 'n']).where('id', '<', Number(newest?.id ?? 0))
-    .orderBy('id').limit(batch).execute();
+  const rows = await db
+    .selectFrom('visit_packs')
+    .select(['id', 'at', 'n'])
+    .where('id', '<', Number(newest?.id ?? 0))
+    .orderBy('id')
+    .limit(batch)
+    .execute();
   let last = -1;
   let visits = 0;
   for (const row of rows) {

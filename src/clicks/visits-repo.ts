@@ -21,13 +21,23 @@ export interface PackRecord {
 
 // PostgreSQL answers bigint columns as strings.
 const record = (row: Record<keyof PackRecord, unknown>): PackRecord => ({
-  ...(row as PackRecord), id: Number(row.id), prev: row.prev === null ? null : Number(row.prev), target_id: Number(row.target_id),
-  at: Number(row.at), n: Number(row.n), seen: Number(row.seen),
+  ...(row as PackRecord),
+  id: Number(row.id),
+  prev: row.prev === null ? null : Number(row.prev),
+  target_id: Number(row.target_id),
+  at: Number(row.at),
+  n: Number(row.n),
+  seen: Number(row.seen),
 });
 
 /** How many visits of the target the log holds. */
 export async function countVisits(db: Db, kind: TargetKind, id: number): Promise<number> {
-  const row = await db.selectFrom('click_summaries').select('visit_count').where('target_kind', '=', kind).where('target_id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('click_summaries')
+    .select('visit_count')
+    .where('target_kind', '=', kind)
+    .where('target_id', '=', id)
+    .executeTakeFirst();
   return Number(row?.visit_count ?? 0);
 }
 
@@ -36,11 +46,14 @@ export async function countVisits(db: Db, kind: TargetKind, id: number): Promise
  * visits or `packs` packs are read; only those whose visits come after the first `skip` are answered.
  * One recursive query: each step is a primary-key read, so nothing scans the log.
  */
-export async function packChain(db: Db, kind: TargetKind, id: number,
-  walk: { from?: number; visits: number; packs: number; skip?: number }): Promise<PackRecord[]> {
-  const start = walk.from === undefined
-    ? sql`(select visit_pack from click_summaries where target_kind = ${kind} and target_id = ${id})`
-    : sql`${walk.from}`;
+export async function packChain(
+  db: Db,
+  kind: TargetKind,
+  id: number,
+  walk: { from?: number; visits: number; packs: number; skip?: number },
+): Promise<PackRecord[]> {
+  const start =
+    walk.from === undefined ? sql`(select visit_pack from click_summaries where target_kind = ${kind} and target_id = ${id})` : sql`${walk.from}`;
   const { rows } = await sql<Record<keyof PackRecord, unknown>>`with recursive chain(id, prev, seen, depth) as (
       select p.id, p.prev, cast(p.n as bigint), 1 from visit_packs p where p.id = ${start} and p.target_kind = ${kind} and p.target_id = ${id}
       union all
@@ -53,7 +66,10 @@ export async function packChain(db: Db, kind: TargetKind, id: number,
 
 /** The highest pack id in the log (0 when empty): where an account export starts walking down. */
 export async function newestPackId(db: Db): Promise<number> {
-  const row = await db.selectFrom('visit_packs').select((eb) => eb.fn.max('id').as('last')).executeTakeFirst();
+  const row = await db
+    .selectFrom('visit_packs')
+    .select((eb) => eb.fn.max('id').as('last'))
+    .executeTakeFirst();
   return Number(row?.last ?? 0);
 }
 
@@ -62,13 +78,28 @@ export async function newestPackId(db: Db): Promise<number> {
  * first: one window of the log's primary key, so each step reads at most `to - from` packs whatever the
  * account's share. A pack spans a click batch (about a second; a minute is allowed for).
  */
-export async function accountPacksIn(db: Db, targets: { link: RawBuilder<number>; qr: RawBuilder<number> }, from: number, to: number, fromAt: number, toAt: number): Promise<PackRecord[]> {
-  const rows = await db.selectFrom('visit_packs').select(['id', 'prev', 'target_kind', 'target_id', 'at', 'n', 'labels', 'codes', sql<number>`0`.as('seen')])
-    .where('id', '>=', from).where('id', '<', to).where('at', '>=', fromAt - 60).where('at', '<', toAt)
-    .where((eb) => eb.or([
-      eb.and([eb('target_kind', '=', 'link'), eb('target_id', 'in', targets.link)]),
-      eb.and([eb('target_kind', '=', 'qr'), eb('target_id', 'in', targets.qr)]),
-    ]))
-    .orderBy('id', 'desc').execute();
+export async function accountPacksIn(
+  db: Db,
+  targets: { link: RawBuilder<number>; qr: RawBuilder<number> },
+  from: number,
+  to: number,
+  fromAt: number,
+  toAt: number,
+): Promise<PackRecord[]> {
+  const rows = await db
+    .selectFrom('visit_packs')
+    .select(['id', 'prev', 'target_kind', 'target_id', 'at', 'n', 'labels', 'codes', sql<number>`0`.as('seen')])
+    .where('id', '>=', from)
+    .where('id', '<', to)
+    .where('at', '>=', fromAt - 60)
+    .where('at', '<', toAt)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('target_kind', '=', 'link'), eb('target_id', 'in', targets.link)]),
+        eb.and([eb('target_kind', '=', 'qr'), eb('target_id', 'in', targets.qr)]),
+      ]),
+    )
+    .orderBy('id', 'desc')
+    .execute();
   return rows.map(record);
 }

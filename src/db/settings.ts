@@ -12,7 +12,11 @@ export async function readSetting(db: Db, key: string): Promise<string | null> {
 
 /** Insert-if-absent, so racing nodes agree on the first value written. */
 export async function insertSettingIfAbsent(db: Db, key: string, value: string): Promise<void> {
-  await db.insertInto('settings').values({ key, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await db
+    .insertInto('settings')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
 }
 
 /** Removes the key (only while it holds `value`, when given); true when a row went. */

@@ -64,7 +64,8 @@ export function apiGate(ctx: AppContext, store: RateLimitStore, accountByKey: Ke
       if (account) return { account, bucket: `key:${account.keyHash}`, max: ctx.config.RATE_LIMIT_MAX, deadSession: false };
     }
     const token = !key && onDashboard(req) ? sessions.tokenOf(req.headers.cookie) : null;
-    if (token === AMBIGUOUS_SESSION) return { account: null, bucket: `ip:${req.ip}`, max: ctx.config.RATE_LIMIT_MAX, deadSession: false, ambiguous: true };
+    if (token === AMBIGUOUS_SESSION)
+      return { account: null, bucket: `ip:${req.ip}`, max: ctx.config.RATE_LIMIT_MAX, deadSession: false, ambiguous: true };
     const account = token ? await sessions.accountOf(token) : null;
     if (account) return { account, bucket: `session:${account.userId}`, max: ctx.config.SESSION_RATE_LIMIT_MAX, deadSession: false };
     return { account: null, bucket: `ip:${req.ip}`, max: ctx.config.RATE_LIMIT_MAX, deadSession: token !== null };
@@ -91,7 +92,8 @@ export function apiGate(ctx: AppContext, store: RateLimitStore, accountByKey: Ke
       throw fail('csrf_invalid');
     }
     if (caller.ambiguous) throw fail('session_ambiguous');
-    if (!caller.account || (route.auth === 'session' && !session)) throw fail(caller.deadSession || route.auth === 'session' ? 'session_invalid' : 'key_required');
+    if (!caller.account || (route.auth === 'session' && !session))
+      throw fail(caller.deadSession || route.auth === 'session' ? 'session_invalid' : 'key_required');
     const key = caller.account.key;
     // Sessions hold every scope; a key only those it was given.
     if (key && route.scope && route.scope !== 'any' && !grants(key.scopes, route.scope)) throw fail('scope_missing', route.scope);

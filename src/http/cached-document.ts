@@ -42,23 +42,35 @@ function matches(header: string | undefined, tags: string[]): boolean {
 export class CachedDocument {
   private variants?: Partial<Record<Encoding, Variant>>;
 
-  constructor(private readonly type: string, private readonly build: () => string) {}
+  constructor(
+    private readonly type: string,
+    private readonly build: () => string,
+  ) {}
 
   private prepare(): Partial<Record<Encoding, Variant>> {
     const body = Buffer.from(this.build());
     const hash = createHash('sha256').update(body).digest('base64url').slice(0, 32);
     const variants: Partial<Record<Encoding, Variant>> = { identity: { body, etag: `"${hash}"` } };
     // Quality 6 of 11: 16 KB against 14 KB at 11 for a tenth of the time (36 ms); either way on the threadpool.
-    void brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
-      .then((br) => { variants.br = { body: br, etag: `"${hash}-br"` }; }, () => undefined);
-    void gzipAsync(body, { level: 9 }).then((gz) => { variants.gzip = { body: gz, etag: `"${hash}-gzip"` }; }, () => undefined);
+    void brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }).then(
+      (br) => {
+        variants.br = { body: br, etag: `"${hash}-br"` };
+      },
+      () => undefined,
+    );
+    void gzipAsync(body, { level: 9 }).then(
+      (gz) => {
+        variants.gzip = { body: gz, etag: `"${hash}-gzip"` };
+      },
+      () => undefined,
+    );
     return variants;
   }
 
   send(req: FastifyRequest, reply: FastifyReply): FastifyReply {
     const variants = (this.variants ??= this.prepare());
     const accepted = acceptedEncodings(req.headers['accept-encoding']);
-    const encoding: Encoding = (accepted.has('br') && variants.br) ? 'br' : (accepted.has('gzip') && variants.gzip) ? 'gzip' : 'identity';
+    const encoding: Encoding = accepted.has('br') && variants.br ? 'br' : accepted.has('gzip') && variants.gzip ? 'gzip' : 'identity';
     const variant = variants[encoding]!;
     reply.header('vary', 'accept-encoding').header('cache-control', 'no-cache').header('etag', variant.etag);
     const tags = Object.values(variants).map((v) => v.etag);

@@ -8,7 +8,8 @@ export const ErrorBody = Type.Object(
     message: Type.String({ description: 'What went wrong, for a person.' }),
     code: Type.String({
       enum: ERROR_CODES,
-      description: 'A stable machine code (an addition to the spec\'s two keys): ' +
+      description:
+        "A stable machine code (an addition to the spec's two keys): " +
         ERROR_CODES.map((code) => `\`${code}\` (${ERRORS[code].status}) ${ERRORS[code].about}`).join(' '),
     }),
   },

@@ -36,7 +36,7 @@ export function validationMessage(issues: AjvIssue[], part = 'body'): string {
     return `The ${where} field "${field}" is required.`;
   }
   const field = path || (part === 'body' ? 'body' : where);
-  const detail = issue.keyword === 'type' ? `must be ${article(String(issue.params.type))}` : issue.message ?? 'is not valid';
+  const detail = issue.keyword === 'type' ? `must be ${article(String(issue.params.type))}` : (issue.message ?? 'is not valid');
   return `The ${where === 'body' ? 'field' : where} "${field}" ${detail}.`;
 }
 
@@ -93,8 +93,10 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
   const body = JSON.stringify(errorBody(failure));
   const status = failure.status;
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy(err);
 }

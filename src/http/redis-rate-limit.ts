@@ -39,7 +39,11 @@ export class RedisRateLimitStore implements RateLimitStore {
   private readonly fallback = new MemoryRateLimitStore();
   private degraded = false;
 
-  constructor(redis: Redis, private readonly prefix: string, private readonly log: Logger) {
+  constructor(
+    redis: Redis,
+    private readonly prefix: string,
+    private readonly log: Logger,
+  ) {
     if (!('rateLimitHit' in redis)) redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     if (!('rateLimitRelease' in redis)) redis.defineCommand('rateLimitRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
     this.redis = redis as ScriptedRedis;

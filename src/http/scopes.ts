@@ -4,8 +4,17 @@ import type { App, GateConfig } from './types.js';
 
 /** The API area of each OpenAPI tag: a route's tag says which scope guards it. */
 const AREA_OF_TAG: Record<string, ScopeArea> = {
-  account: 'account', links: 'links', qr: 'qr', domains: 'domains', campaigns: 'campaigns', channels: 'channels',
-  pixels: 'pixels', 'bio pages': 'pages', 'splash pages': 'pages', overlays: 'pages', stats: 'stats',
+  account: 'account',
+  links: 'links',
+  qr: 'qr',
+  domains: 'domains',
+  campaigns: 'campaigns',
+  channels: 'channels',
+  pixels: 'pixels',
+  'bio pages': 'pages',
+  'splash pages': 'pages',
+  overlays: 'pages',
+  stats: 'stats',
 };
 
 const READS = new Set(['GET', 'HEAD']);

@@ -1,4 +1,3 @@
-
 export type Check = 'ok' | 'unreachable' | 'unused';
 
 export interface Readiness {
@@ -12,10 +11,7 @@ const CHECK_TIMEOUT_MS = 2000;
 
 /** Whether this node can serve: its database answers, and so does Redis when one is configured. */
 export async function checkReadiness(probes: { database: () => Promise<unknown>; redis?: () => Promise<unknown> }): Promise<Readiness> {
-  const [database, cache] = await Promise.all([
-    probe(probes.database),
-    probes.redis ? probe(probes.redis) : Promise.resolve<Check>('unused'),
-  ]);
+  const [database, cache] = await Promise.all([probe(probes.database), probes.redis ? probe(probes.redis) : Promise.resolve<Check>('unused')]);
   return { ready: database === 'ok' && cache !== 'unreachable', database, redis: cache };
 }
 

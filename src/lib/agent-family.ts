@@ -2,13 +2,29 @@ import { describeAgent, UNKNOWN } from './visitor.js';
 
 /** HTTP tools and libraries named by their family, matched on the User-Agent's first product token. */
 const TOOLS: Array<[RegExp, string]> = [
-  [/^curl\//i, 'curl'], [/^wget\//i, 'Wget'], [/^httpie\//i, 'HTTPie'], [/^python-requests\//i, 'Python Requests'],
-  [/^python-httpx\//i, 'Python HTTPX'], [/^python-urllib\//i, 'Python urllib'], [/^aiohttp\//i, 'aiohttp'],
-  [/^go-http-client\//i, 'Go'], [/^okhttp\//i, 'OkHttp'], [/^axios\//i, 'axios'], [/^node-fetch/i, 'node-fetch'],
-  [/^(node|undici)\b/i, 'Node.js'], [/^postmanruntime\//i, 'Postman'], [/^insomnia\//i, 'Insomnia'],
-  [/^java\//i, 'Java'], [/^apache-httpclient\//i, 'Java'], [/^ruby\b/i, 'Ruby'], [/^guzzlehttp\//i, 'Guzzle'],
-  [/^libwww-perl\//i, 'Perl'], [/^mozilla\/\d[^)]*\) windowspowershell\//i, 'PowerShell'], [/^dart\//i, 'Dart'],
-  [/^rust|^reqwest\//i, 'Rust'], [/^zapier/i, 'Zapier'],
+  [/^curl\//i, 'curl'],
+  [/^wget\//i, 'Wget'],
+  [/^httpie\//i, 'HTTPie'],
+  [/^python-requests\//i, 'Python Requests'],
+  [/^python-httpx\//i, 'Python HTTPX'],
+  [/^python-urllib\//i, 'Python urllib'],
+  [/^aiohttp\//i, 'aiohttp'],
+  [/^go-http-client\//i, 'Go'],
+  [/^okhttp\//i, 'OkHttp'],
+  [/^axios\//i, 'axios'],
+  [/^node-fetch/i, 'node-fetch'],
+  [/^(node|undici)\b/i, 'Node.js'],
+  [/^postmanruntime\//i, 'Postman'],
+  [/^insomnia\//i, 'Insomnia'],
+  [/^java\//i, 'Java'],
+  [/^apache-httpclient\//i, 'Java'],
+  [/^ruby\b/i, 'Ruby'],
+  [/^guzzlehttp\//i, 'Guzzle'],
+  [/^libwww-perl\//i, 'Perl'],
+  [/^mozilla\/\d[^)]*\) windowspowershell\//i, 'PowerShell'],
+  [/^dart\//i, 'Dart'],
+  [/^rust|^reqwest\//i, 'Rust'],
+  [/^zapier/i, 'Zapier'],
 ];
 
 /**

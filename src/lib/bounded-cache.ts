@@ -20,7 +20,10 @@ export class BoundedCache<K, V> {
   private readonly half: number;
   private readonly halfWeight: number;
 
-  constructor(max: number, private readonly options: BoundedCacheOptions<K, V> = {}) {
+  constructor(
+    max: number,
+    private readonly options: BoundedCacheOptions<K, V> = {},
+  ) {
     this.half = Math.max(1, Math.ceil(max / 2));
     this.halfWeight = (options.maxWeight ?? Infinity) / 2;
   }
@@ -110,7 +113,10 @@ interface Expiring<V> {
 export class ExpiringCache<V> {
   private readonly entries: BoundedCache<string, Expiring<V>>;
 
-  constructor(private readonly max: number, options: { maxWeight?: number; weigh?: (value: V) => number } = {}) {
+  constructor(
+    private readonly max: number,
+    options: { maxWeight?: number; weigh?: (value: V) => number } = {},
+  ) {
     const { weigh } = options;
     this.entries = new BoundedCache(max, { maxWeight: options.maxWeight, weigh: weigh && ((entry) => weigh(entry.value)) });
   }

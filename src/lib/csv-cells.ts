@@ -16,8 +16,8 @@ export const unescapeCsvCell = (value: string): string => (ESCAPED.test(value) ?
 
 /** The rule as the OpenAPI descriptions of the exports state it. */
 export const CSV_FORMULA_RULE =
-  'A cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return (after any `\'`) is written with a leading `\'`, so a ' +
-  'spreadsheet shows it as text rather than run it as a formula (OWASP\'s rule); the import drops that `\'` again.';
+  "A cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return (after any `'`) is written with a leading `'`, so a " +
+  "spreadsheet shows it as text rather than run it as a formula (OWASP's rule); the import drops that `'` again.";
 
 /**
  * The one CSV writer of every export: a header row of `columns`, then the records written to it. The escape is

@@ -21,23 +21,43 @@ export const ERRORS = catalogue({
   invalid_field: { status: 400, message: text, about: 'A field, query or path parameter is missing or not valid; the message names it.' },
   invalid_json: { status: 400, message: 'The request body is not valid JSON.', about: 'The body is not JSON.' },
   invalid_request: { status: 400, message: text, about: 'The request is not valid HTTP, or its path cannot be read.' },
-  key_required: { status: 401, message: 'A valid API key is required to use this service.', about: 'No API key, or an unknown, revoked or expired one.' },
+  key_required: {
+    status: 401,
+    message: 'A valid API key is required to use this service.',
+    about: 'No API key, or an unknown, revoked or expired one.',
+  },
   scope_missing: {
     status: 403,
     message: (scope: string) => `This API key lacks the scope ${scope}. Make a key that holds it (POST /api/key/add) or use a full key.`,
     about: 'The API key does not hold the scope the request needs (named in the message), or would grant a scope it lacks.',
   },
-  endpoint_not_found: { status: 404, message: 'There is no such API endpoint. See /docs for the reference.', about: 'No endpoint at that method and path.' },
+  endpoint_not_found: {
+    status: 404,
+    message: 'There is no such API endpoint. See /docs for the reference.',
+    about: 'No endpoint at that method and path.',
+  },
   request_timeout: { status: 408, message: 'The request took too long to arrive.', about: 'The request arrived too slowly.' },
-  body_too_large: { status: 413, message: (limit: string) => `The request body is larger than ${limit}.`, about: 'The body is over the limit (1 MB on the API; a CSV import has its own, see import_too_large).' },
+  body_too_large: {
+    status: 413,
+    message: (limit: string) => `The request body is larger than ${limit}.`,
+    about: 'The body is over the limit (1 MB on the API; a CSV import has its own, see import_too_large).',
+  },
   path_too_long: { status: 414, message: 'The request path is too long.', about: 'The path is too long.' },
   unsupported_media_type: { status: 415, message: text, about: 'The body is not of a type this endpoint reads.' },
-  rate_limited: { status: 429, message: (seconds: number) => `Too many requests. Try again in ${seconds} seconds.`, about: 'Over the rate limit; see Retry-After.' },
+  rate_limited: {
+    status: 429,
+    message: (seconds: number) => `Too many requests. Try again in ${seconds} seconds.`,
+    about: 'Over the rate limit; see Retry-After.',
+  },
   headers_too_large: { status: 431, message: 'The request headers are larger than 16 KB.', about: 'The headers are over 16 KB.' },
   internal_error: { status: 500, message: 'Something went wrong on our side. Please try again.', about: 'A fault of the server; it is logged.' },
 
   // Resources: an id of another account is not found either.
-  not_found: { status: 404, message: (what: string) => `${what} not found.`, about: 'No such link, domain, campaign, channel, item, pixel, QR code, page or user in your account.' },
+  not_found: {
+    status: 404,
+    message: (what: string) => `${what} not found.`,
+    about: 'No such link, domain, campaign, channel, item, pixel, QR code, page or user in your account.',
+  },
 
   // Accounts.
   email_invalid: { status: 400, message: 'Please enter a valid e-mail address.', about: 'Not an e-mail address.' },
@@ -45,31 +65,57 @@ export const ERRORS = catalogue({
   username_invalid: { status: 400, message: 'Usernames are 3 to 32 letters, digits, dots, dashes or underscores.', about: 'Not a valid username.' },
   username_taken: { status: 409, message: 'That username is taken.', about: 'Another account has that username.' },
   account_taken: { status: 409, message: 'That e-mail or username is already registered.', about: 'Another account has that e-mail or username.' },
-  password_short: { status: 400, message: (min: number) => `Passwords must be at least ${min} characters.`, about: 'An account password is too short.' },
+  password_short: {
+    status: 400,
+    message: (min: number) => `Passwords must be at least ${min} characters.`,
+    about: 'An account password is too short.',
+  },
   // Dashboard sign-in and sessions.
-  session_invalid: { status: 401, message: 'Your session has ended. Please sign in again.', about: 'The session cookie names no live session (signed out, revoked or expired).' },
+  session_invalid: {
+    status: 401,
+    message: 'Your session has ended. Please sign in again.',
+    about: 'The session cookie names no live session (signed out, revoked or expired).',
+  },
   session_ambiguous: {
     status: 401,
     message: 'The request carried more than one session cookie; they are cleared. Please sign in again.',
     about: 'More than one session cookie came (another host of the domain may have planted one); the answer expires them all.',
   },
-  signin_failed: { status: 401, message: 'That e-mail and password do not match an account.', about: 'Wrong e-mail or password (one answer for both).' },
+  signin_failed: {
+    status: 401,
+    message: 'That e-mail and password do not match an account.',
+    about: 'Wrong e-mail or password (one answer for both).',
+  },
   csrf_invalid: {
     status: 403,
     message: 'This request needs the X-CSRF-Token header of your session (see GET /api/session).',
-    about: 'A request with the session cookie that changes something came without the session\'s X-CSRF-Token, or from another origin.',
+    about: "A request with the session cookie that changes something came without the session's X-CSRF-Token, or from another origin.",
   },
-  registration_closed: { status: 403, message: 'Sign-up is closed on this installation. Ask its administrator for an account.', about: 'POST /api/session/register without REGISTRATION=open.' },
-  setup_token_invalid: { status: 403, message: 'This setup link is not valid. Use the one in the server log.', about: 'The first-account setup token is wrong.' },
-  setup_done: { status: 409, message: 'This installation already has an account: sign in instead.', about: 'First-account setup after an account was made (even if since deleted).' },
+  registration_closed: {
+    status: 403,
+    message: 'Sign-up is closed on this installation. Ask its administrator for an account.',
+    about: 'POST /api/session/register without REGISTRATION=open.',
+  },
+  setup_token_invalid: {
+    status: 403,
+    message: 'This setup link is not valid. Use the one in the server log.',
+    about: 'The first-account setup token is wrong.',
+  },
+  setup_done: {
+    status: 409,
+    message: 'This installation already has an account: sign in instead.',
+    about: 'First-account setup after an account was made (even if since deleted).',
+  },
   signin_throttled: {
     status: 429,
     message: (seconds: number) => `Too many failed sign-ins. Try again in ${Math.max(Math.ceil(seconds / 60), 1)} minutes.`,
-    about: 'Too many failed sign-ins from the client, for the account from the client, or for the account from all clients (the hourly ceiling); see Retry-After.',
+    about:
+      'Too many failed sign-ins from the client, for the account from the client, or for the account from all clients (the hourly ceiling); see Retry-After.',
   },
   scope_invalid: {
     status: 400,
-    message: (value: string) => `${value ? `Unknown scope "${value}"` : 'Name at least one scope'}: use * or <area>:read / <area>:write for ` +
+    message: (value: string) =>
+      `${value ? `Unknown scope "${value}"` : 'Name at least one scope'}: use * or <area>:read / <area>:write for ` +
       'account, links, qr, domains, campaigns, channels, pixels, pages or stats.',
     about: 'An API key names a scope that does not exist, or none.',
   },
@@ -77,47 +123,80 @@ export const ERRORS = catalogue({
   nothing_to_update: { status: 400, message: (fields: string) => `Send ${fields} to update.`, about: 'An update named nothing to change.' },
 
   // Links.
-  alias_invalid: { status: 400, message: (field: string) => `${field} must be 3 to 64 letters, digits, dashes (-) or underscores (_).`, about: 'Not a valid alias.' },
-  alias_reserved: { status: 400, message: (alias: string) => `"${alias}" is reserved by the service and cannot be used as an alias. Please choose another one.`, about: 'The alias is one of the service\'s own paths.' },
-  alias_taken: { status: 409, message: 'That alias is taken. Please choose another one.', about: 'The alias is in use on that domain (by a link or bio page of any account).' },
-  aliases_exhausted: { status: 503, message: 'Could not find a free random alias; please try again or send a custom alias.', about: 'No free random alias was found.' },
+  alias_invalid: {
+    status: 400,
+    message: (field: string) => `${field} must be 3 to 64 letters, digits, dashes (-) or underscores (_).`,
+    about: 'Not a valid alias.',
+  },
+  alias_reserved: {
+    status: 400,
+    message: (alias: string) => `"${alias}" is reserved by the service and cannot be used as an alias. Please choose another one.`,
+    about: "The alias is one of the service's own paths.",
+  },
+  alias_taken: {
+    status: 409,
+    message: 'That alias is taken. Please choose another one.',
+    about: 'The alias is in use on that domain (by a link or bio page of any account).',
+  },
+  aliases_exhausted: {
+    status: 503,
+    message: 'Could not find a free random alias; please try again or send a custom alias.',
+    about: 'No free random alias was found.',
+  },
   link_type_invalid: {
     status: 400,
-    message: (value: string, onUpdate: boolean) => onUpdate
-      ? `Unknown type "${value}": on update use direct, frame, splash or the id of one of your splash pages.`
-      : `Unknown type "${value}": use direct, frame, splash, the id of one of your splash pages or overlay-{id} for one of your overlays.`,
+    message: (value: string, onUpdate: boolean) =>
+      onUpdate
+        ? `Unknown type "${value}": on update use direct, frame, splash or the id of one of your splash pages.`
+        : `Unknown type "${value}": use direct, frame, splash, the id of one of your splash pages or overlay-{id} for one of your overlays.`,
     about: 'Not a redirection type this call takes.',
   },
-  expiry_invalid: { status: 400, message: 'expiry must be a timestamp written YYYY-MM-DD HH:MM:SS (UTC), or null / "" for none.', about: 'Not a timestamp.' },
+  expiry_invalid: {
+    status: 400,
+    message: 'expiry must be a timestamp written YYYY-MM-DD HH:MM:SS (UTC), or null / "" for none.',
+    about: 'Not a timestamp.',
+  },
   unknown_reference: {
     status: 400,
-    message: (field: string, what: string, id: number, list: string) => `${field}: there is no ${what} with id ${id} in your account (see GET /api/${list}).`,
+    message: (field: string, what: string, id: number, list: string) =>
+      `${field}: there is no ${what} with id ${id} in your account (see GET /api/${list}).`,
     about: 'The request names a pixel, campaign, channel, splash page or overlay that is not yours.',
   },
   domain_unknown: {
     status: 400,
-    message: (value: string) => `Unknown domain "${value}": use one of your branded domains from GET /api/domains, or leave it out for the default domain.`,
+    message: (value: string) =>
+      `Unknown domain "${value}": use one of your branded domains from GET /api/domains, or leave it out for the default domain.`,
     about: 'A link names a branded domain that is not yours.',
   },
 
   // Branded domains.
-  domain_invalid: { status: 400, message: 'domain must be an http:// or https:// address with a host name only, e.g. https://go.example.com.', about: 'Not an http(s) address with a host name only.' },
-  domain_own_host: { status: 400, message: (host: string) => `${host} is this service's own address; it is always available as the default domain.`, about: 'The service\'s own host, in any spelling.' },
+  domain_invalid: {
+    status: 400,
+    message: 'domain must be an http:// or https:// address with a host name only, e.g. https://go.example.com.',
+    about: 'Not an http(s) address with a host name only.',
+  },
+  domain_own_host: {
+    status: 400,
+    message: (host: string) => `${host} is this service's own address; it is always available as the default domain.`,
+    about: "The service's own host, in any spelling.",
+  },
   domain_reserved: {
     status: 400,
     message: (host: string, own: string) =>
       `${host} shares cookies with this service's own host ${own} (the same name, a parent or a subdomain of it): a page there could plant a dashboard session. Use a domain of its own.`,
-    about: 'The host equals (on another port), contains or lies under the dashboard\'s host or BASE_URL\'s host.',
+    about: "The host equals (on another port), contains or lies under the dashboard's host or BASE_URL's host.",
   },
   domain_cross_port: {
     status: 400,
-    message: (scheme: string, host: string, port: string) => `${scheme}//${host} cannot use port ${port}: it is the standard port of the other scheme; leave the port out.`,
+    message: (scheme: string, host: string, port: string) =>
+      `${scheme}//${host} cannot use port ${port}: it is the standard port of the other scheme; leave the port out.`,
     about: 'http with port 443 or https with port 80.',
   },
   domain_not_pointing: {
     status: 400,
-    message: (host: string, targets: string) => `${host} does not point to this service yet: add an A/AAAA record for, or a CNAME to, ${targets} and try again once DNS has updated.`,
-    about: 'The domain\'s DNS does not point to this service (DOMAIN_DNS_TARGETS).',
+    message: (host: string, targets: string) =>
+      `${host} does not point to this service yet: add an A/AAAA record for, or a CNAME to, ${targets} and try again once DNS has updated.`,
+    about: "The domain's DNS does not point to this service (DOMAIN_DNS_TARGETS).",
   },
   domain_taken: { status: 409, message: 'That domain is already registered.', about: 'Your account has that host already, in any spelling.' },
   domain_taken_elsewhere: {
@@ -133,23 +212,43 @@ export const ERRORS = catalogue({
 
   // Campaigns, channels, pixels and pages.
   name_required: { status: 400, message: (what: string) => `${what} is required.`, about: 'A name is blank.' },
-  campaign_name_taken: { status: 409, message: 'You already have a campaign with that name.', about: 'Your account has a campaign of that name already.' },
-  channel_name_taken: { status: 409, message: 'You already have a channel with this name.', about: 'Your account has a channel of that name already.' },
+  campaign_name_taken: {
+    status: 409,
+    message: 'You already have a campaign with that name.',
+    about: 'Your account has a campaign of that name already.',
+  },
+  channel_name_taken: {
+    status: 409,
+    message: 'You already have a channel with this name.',
+    about: 'Your account has a channel of that name already.',
+  },
   slug_invalid: { status: 400, message: 'The slug must be 3 to 64 letters, digits, dashes or underscores.', about: 'Not a valid rotator slug.' },
   slug_taken: { status: 409, message: 'That slug is taken. Please choose another one.', about: 'Another campaign has that slug.' },
   color_invalid: { status: 400, message: 'The color must be a HEX color like #1A2B3C.', about: 'Not a HEX color.' },
   item_type_invalid: { status: 400, message: 'The item type must be one of links, bio or qr.', about: 'Not a channel item type.' },
-  pixel_type_invalid: { status: 400, message: (value: string, types: string) => `Unknown pixel type "${value}". Use one of: ${types}.`, about: 'Not a pixel type.' },
+  pixel_type_invalid: {
+    status: 400,
+    message: (value: string, types: string) => `Unknown pixel type "${value}". Use one of: ${types}.`,
+    about: 'Not a pixel type.',
+  },
   pixel_tag_invalid: {
     status: 400,
-    message: 'tag must be the provider\'s tag or id: 1 to 128 letters, digits, _ . : or -, e.g. G-ABC123 or GTM-XYZ.',
+    message: "tag must be the provider's tag or id: 1 to 128 letters, digits, _ . : or -, e.g. G-ABC123 or GTM-XYZ.",
     about: 'Not a pixel tag.',
   },
   overlay_type_invalid: { status: 400, message: 'The overlay type must be message or contact.', about: 'Not an overlay type.' },
-  overlay_email_invalid: { status: 400, message: 'email must be an e-mail address such as team@example.com (or "" for none).', about: 'Not an e-mail address.' },
+  overlay_email_invalid: {
+    status: 400,
+    message: 'email must be an e-mail address such as team@example.com (or "" for none).',
+    about: 'Not an e-mail address.',
+  },
 
   // Click series.
-  series_range_invalid: { status: 400, message: (from: string, to: string) => `from (${from}) is after to (${to}).`, about: 'A series range ends before it starts.' },
+  series_range_invalid: {
+    status: 400,
+    message: (from: string, to: string) => `from (${from}) is after to (${to}).`,
+    about: 'A series range ends before it starts.',
+  },
   series_range_too_large: {
     status: 400,
     message: (limit: string) => `The range is too large: ${limit}. Ask for a shorter range or a longer interval.`,
@@ -165,12 +264,14 @@ export const ERRORS = catalogue({
   },
   import_password_missing: {
     status: 400,
-    message: 'This link was password-protected where it was exported, and passwords are never exported: put its password in the password column to import it.',
+    message:
+      'This link was password-protected where it was exported, and passwords are never exported: put its password in the password column to import it.',
     about: 'An imported row was password-protected and has no password (a failed row of an import job).',
   },
   import_too_large: {
     status: 413,
-    message: (limit: string) => `The CSV file is larger than ${limit}, the most this installation imports at once (IMPORT_MAX_BYTES): split it into smaller files.`,
+    message: (limit: string) =>
+      `The CSV file is larger than ${limit}, the most this installation imports at once (IMPORT_MAX_BYTES): split it into smaller files.`,
     about: 'The CSV file of an import is over IMPORT_MAX_BYTES (20 MB unless configured); nothing was read or imported.',
   },
   import_running: {
@@ -180,9 +281,21 @@ export const ERRORS = catalogue({
   },
 
   // QR codes.
-  qr_data_too_long: { status: 400, message: 'The data is too long to fit in a QR code: keep it under about 1,200 bytes.', about: 'The content does not fit in a QR code.' },
-  qr_color_invalid: { status: 400, message: (field: string) => `The field "${field}" must be a color written rgb(R,G,B) with each value from 0 to 255.`, about: 'Not an rgb(R,G,B) color.' },
-  qr_colors_too_alike: { status: 400, message: 'The foreground and background colors are too alike for the code to be scanned.', about: 'Too little contrast to scan.' },
+  qr_data_too_long: {
+    status: 400,
+    message: 'The data is too long to fit in a QR code: keep it under about 1,200 bytes.',
+    about: 'The content does not fit in a QR code.',
+  },
+  qr_color_invalid: {
+    status: 400,
+    message: (field: string) => `The field "${field}" must be a color written rgb(R,G,B) with each value from 0 to 255.`,
+    about: 'Not an rgb(R,G,B) color.',
+  },
+  qr_colors_too_alike: {
+    status: 400,
+    message: 'The foreground and background colors are too alike for the code to be scanned.',
+    about: 'Too little contrast to scan.',
+  },
   qr_logo_invalid: { status: 400, message: text, about: 'The logo is not a PNG or JPEG image within the size limits, or an http(s) URL.' },
 });
 

@@ -73,7 +73,9 @@ export function buildCsp(scripts: InlineScript[] = [], extra: CspExtra = {}): st
   for (const [name, sources] of Object.entries(extra)) {
     directives[name] = directives[name] ? `${directives[name]} ${sources}` : sources!;
   }
-  return Object.entries(directives).map(([name, sources]) => `${name} ${[...new Set(sources.split(' '))].join(' ')}`).join('; ');
+  return Object.entries(directives)
+    .map(([name, sources]) => `${name} ${[...new Set(sources.split(' '))].join(' ')}`)
+    .join('; ');
 }
 
 /** Response headers of a page with its own CSP (scripts by hash, framing, forms). */

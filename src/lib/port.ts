@@ -15,6 +15,8 @@ export function port<T>(name: string): Port<T> {
     if (provider === undefined) throw new Error(`${name} is not plugged in: call composeFeatures() (src/compose.ts) first`);
     return provider;
   }) as Port<T>;
-  get.plug = (value) => { provider = value; };
+  get.plug = (value) => {
+    provider = value;
+  };
   return get;
 }

@@ -34,7 +34,8 @@ async function inArgonSlot<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } finally {
     const next = argonQueue.shift();
-    if (next) next(); // the slot passes on as it is
+    if (next)
+      next(); // the slot passes on as it is
     else argonBusy--;
   }
 }

@@ -68,8 +68,11 @@ export async function openRedis(config: Config, log: Logger, life: Lifetime): Pr
  * local, relayed between the workers of a WORKERS=N server by their primary.
  */
 async function openInvalidation(config: Config, redis: Redis | undefined, log: Logger, life: Lifetime): Promise<Invalidation> {
-  const invalidation = redis ? await RedisInvalidation.start(redis, config.REDIS_PREFIX, log)
-    : cluster.isWorker ? new WorkerInvalidation() : new LocalInvalidation();
+  const invalidation = redis
+    ? await RedisInvalidation.start(redis, config.REDIS_PREFIX, log)
+    : cluster.isWorker
+      ? new WorkerInvalidation()
+      : new LocalInvalidation();
   life.onClose(() => invalidation.close());
   return invalidation;
 }
@@ -77,8 +80,14 @@ async function openInvalidation(config: Config, redis: Redis | undefined, log: L
 /** The click recorder, and on SQLite its writer thread; closed before the database, so pending clicks are written. */
 function startClicks(config: Config, log: Logger, handle: DbHandle, secret: string, life: Lifetime): ClickRecorder {
   const clicks = new ClickRecorder({
-    db: handle.db, sqlitePath: handle.sqlitePath, log, secret, flushMs: config.CLICK_FLUSH_MS, batchMax: config.CLICK_BATCH_MAX,
-    geoipMmdb: config.GEOIP_MMDB, visitLog: config.VISIT_LOG_DAYS > 0,
+    db: handle.db,
+    sqlitePath: handle.sqlitePath,
+    log,
+    secret,
+    flushMs: config.CLICK_FLUSH_MS,
+    batchMax: config.CLICK_BATCH_MAX,
+    geoipMmdb: config.GEOIP_MMDB,
+    visitLog: config.VISIT_LOG_DAYS > 0,
   });
   life.onClose(() => clicks.close());
   return clicks;

@@ -25,7 +25,11 @@ describe.skipIf(!chromiumPresent())('campaigns and channels in Chromium', () => 
     expect(res.status, res.text).toBe(200);
     return res.body;
   };
-  const cells = (column: number) => page.locator(`tbody tr td:nth-child(${column})`).allTextContents().then((t) => t.map((s) => s.trim()));
+  const cells = (column: number) =>
+    page
+      .locator(`tbody tr td:nth-child(${column})`)
+      .allTextContents()
+      .then((t) => t.map((s) => s.trim()));
 
   beforeAll(async () => {
     await ensureWebBuilt();
@@ -62,8 +66,10 @@ describe.skipIf(!chromiumPresent())('campaigns and channels in Chromium', () => 
     await page.click('button:text("Save")');
     await eventually(() => cells(3)).toEqual(['', 'Weekly picks']);
     const channels = (await call('GET', '/api/channels')).data.channels;
-    expect(channels.map((c: { name: string; color: string; starred: boolean }) => [c.name, c.color, c.starred]))
-      .toEqual([['Alpha', '#0b57d0', true], ['Beta', '#aa3300', false]]);
+    expect(channels.map((c: { name: string; color: string; starred: boolean }) => [c.name, c.color, c.starred])).toEqual([
+      ['Alpha', '#0b57d0', true],
+      ['Beta', '#aa3300', false],
+    ]);
     await capture(page, 'channels', axe);
   }, 60_000);
 
@@ -72,7 +78,11 @@ describe.skipIf(!chromiumPresent())('campaigns and channels in Chromium', () => 
     await page.waitForURL(/\/app\/channels\/\d+$/);
     const channelId = Number(page.url().split('/').pop());
     await eventually(() => page.textContent('main')).toContain('Nothing in this channel yet.');
-    for (const [type, id] of [['links', made.link], ['qr', made.qr], ['bio', made.bio]] as const) {
+    for (const [type, id] of [
+      ['links', made.link],
+      ['qr', made.qr],
+      ['bio', made.bio],
+    ] as const) {
       await page.selectOption('#item-type', type);
       await page.selectOption('#item-id', String(id));
       await page.click('form[aria-labelledby=add-item-h] button[type=submit]');

@@ -39,8 +39,10 @@ describe.skipIf(!chromiumPresent())('links table and import/export in Chromium',
     await setPassword(rig.server.ctx, owner.email, PASSWORD);
     ids.campaign = (await api('POST', '/api/campaign/add', { name: 'Spring' })).id;
     ids.channel = (await api('POST', '/api/channel/add', { name: 'News' })).id;
-    for (const alias of ['spring-one', 'spring-two']) await api('POST', '/api/url/add', { url: `${rig.site.url}/${alias}`, custom: alias, campaign: ids.campaign });
-    for (const alias of ['plain-one', 'plain-two', 'plain-three']) await api('POST', '/api/url/add', { url: `${rig.site.url}/${alias}`, custom: alias });
+    for (const alias of ['spring-one', 'spring-two'])
+      await api('POST', '/api/url/add', { url: `${rig.site.url}/${alias}`, custom: alias, campaign: ids.campaign });
+    for (const alias of ['plain-one', 'plain-two', 'plain-three'])
+      await api('POST', '/api/url/add', { url: `${rig.site.url}/${alias}`, custom: alias });
 
     page = await rig.newPage();
     await page.goto(app('/links'));

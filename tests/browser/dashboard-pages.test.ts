@@ -1,7 +1,15 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPassword } from '../../src/features/account/service.js';
-import { accessibilityViolations, chromiumPresent, launchChromium, screenshot, startBrowserServer, startSite, type Site } from '../helpers/browser.js';
+import {
+  accessibilityViolations,
+  chromiumPresent,
+  launchChromium,
+  screenshot,
+  startBrowserServer,
+  startSite,
+  type Site,
+} from '../helpers/browser.js';
 import { ensureWebBuilt } from '../helpers/build.js';
 import { capture, captureDark, watchConsole } from '../helpers/dashboard.js';
 import { createLink } from '../helpers/grouping-fixtures.js';
@@ -64,7 +72,10 @@ describe.skipIf(!chromiumPresent())('custom pages in the dashboard, and the publ
       await check?.(visitor);
       await screenshot(visitor, `public-${name}`, true);
       expect(await visitor.evaluate<number>('document.documentElement.scrollWidth'), `${name} at ${width} px`).toBeLessThanOrEqual(width);
-      expect(errors.filter((e) => !e.endsWith(`status of ${status} (Not Found)`)), `${name} at ${width} px`).toEqual([]);
+      expect(
+        errors.filter((e) => !e.endsWith(`status of ${status} (Not Found)`)),
+        `${name} at ${width} px`,
+      ).toEqual([]);
       await visitor.context().close();
     }
     const checked = await (await browser.newContext({ viewport: { width: 390, height: 800 }, bypassCSP: true })).newPage();
@@ -109,8 +120,11 @@ describe.skipIf(!chromiumPresent())('custom pages in the dashboard, and the publ
     await publicPage('/ada', 'bio', async (visitor) => {
       expect(await visitor.textContent('main p')).toBe('Notes, letters and essays');
       const button = visitor.getByRole('link', { name: 'Letters' });
-      expect(await styleOf(button, ['display', 'backgroundColor', 'borderTopLeftRadius']))
-        .toEqual({ display: 'block', backgroundColor: 'rgb(11, 87, 208)', borderTopLeftRadius: '8px' });
+      expect(await styleOf(button, ['display', 'backgroundColor', 'borderTopLeftRadius'])).toEqual({
+        display: 'block',
+        backgroundColor: 'rgb(11, 87, 208)',
+        borderTopLeftRadius: '8px',
+      });
       expect(await button.getAttribute('href')).toBe(`${site.url}/letters`);
     });
     // The system's dark mode: the page follows it, and its contrast is checked there too.

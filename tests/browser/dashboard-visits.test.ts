@@ -72,7 +72,10 @@ describe.skipIf(!chromiumPresent())('visits in the dashboard', () => {
   }, 90_000);
 
   it("shows a QR code's scan among the latest visits and on its page", async () => {
-    const qr = await rig.server.call('POST', '/api/qr/add', { key: apiKey, body: { type: 'link', data: `${rig.site.url}/qr`, name: 'Window poster' } });
+    const qr = await rig.server.call('POST', '/api/qr/add', {
+      key: apiKey,
+      body: { type: 'link', data: `${rig.site.url}/qr`, name: 'Window poster' },
+    });
     expect(qr.status, qr.text).toBe(200);
     await rig.server.visit(`${new URL(qr.body.link).pathname}/scan`, { headers: { 'user-agent': UA.android } });
     await flushed();

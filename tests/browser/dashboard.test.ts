@@ -10,7 +10,8 @@ import type { TestServer } from '../helpers/server.js';
 
 const EMAIL = 'owner@example.com';
 const PASSWORD = 'correct horse battery';
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
 /**
  * The dashboard end to end in Chromium, one owner's story in order: first-account setup, a link with targeting,
@@ -187,7 +188,10 @@ describe.skipIf(!chromiumPresent())('dashboard in Chromium', () => {
     await page.click('button[type=submit]');
     await page.waitForURL(app('/qr'));
 
-    await server.ctx.db.updateTable('sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await server.ctx.db
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     await page.click('nav >> text=Links');
     await page.waitForURL(/\/app\/signin\?next=%2Flinks$/);
     await settle(page);

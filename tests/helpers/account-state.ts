@@ -26,21 +26,42 @@ export async function seedAccount(server: TestServer, key: string): Promise<Seed
   const overlay = (await add('/api/overlay/add', { type: 'message', name: tag, message: 'Hi', button_text: 'Go', button_link: url })).id;
   const bio = await add('/api/bio/add', { alias: `${tag}-bio`, name: tag, description: 'about', links: [{ title: 'site', url }] });
   const link = await add('/api/url/add', {
-    url, custom: `${tag}-link`, password: 'seeded password', title: tag, metatitle: 'meta',
-    devicetarget: [{ device: 'iphone', link: `${url}/ios` }], parameters: [{ name: 'src', value: 'seed' }],
-    pixels: [pixel], campaign: campaign.id, channel,
+    url,
+    custom: `${tag}-link`,
+    password: 'seeded password',
+    title: tag,
+    metatitle: 'meta',
+    devicetarget: [{ device: 'iphone', link: `${url}/ios` }],
+    parameters: [{ name: 'src', value: 'seed' }],
+    pixels: [pixel],
+    campaign: campaign.id,
+    channel,
   });
   // A second, open link on the default domain, so public tests have something to follow.
   await add('/api/url/add', { url: `${url}/open`, custom: `${tag}-open` });
   const qr = await add('/api/qr/add', { type: 'link', data: { url }, name: tag });
-  for (const [type, id] of [['bio', bio.id], ['qr', qr.id]] as const) {
+  for (const [type, id] of [
+    ['bio', bio.id],
+    ['qr', qr.id],
+  ] as const) {
     expect((await server.call('POST', `/api/channel/${channel}/assign/${type}/${id}`, { key })).status).toBe(200);
   }
   const job = await importJob(server, key);
   return {
     import: job,
-    link: link.id, domain, pixel, campaign: campaign.id, channel, splash, overlay, bio: bio.id, qr: qr.id,
-    linkAlias: `${tag}-link`, bioAlias: `${tag}-bio`, qrSlug: new URL(qr.link).pathname.split('/')[2]!, campaignSlug: `${tag}-rot`,
+    link: link.id,
+    domain,
+    pixel,
+    campaign: campaign.id,
+    channel,
+    splash,
+    overlay,
+    bio: bio.id,
+    qr: qr.id,
+    linkAlias: `${tag}-link`,
+    bioAlias: `${tag}-bio`,
+    qrSlug: new URL(qr.link).pathname.split('/')[2]!,
+    campaignSlug: `${tag}-rot`,
   };
 }
 
@@ -56,7 +77,18 @@ async function importJob(server: TestServer, key: string): Promise<number> {
   }
 }
 
-const LISTS = ['/api/account', '/api/domains', '/api/splash', '/api/overlay', '/api/bio', '/api/campaigns', '/api/channels', '/api/urls', '/api/pixels', '/api/qr'];
+const LISTS = [
+  '/api/account',
+  '/api/domains',
+  '/api/splash',
+  '/api/overlay',
+  '/api/bio',
+  '/api/campaigns',
+  '/api/channels',
+  '/api/urls',
+  '/api/pixels',
+  '/api/qr',
+];
 
 async function get(server: TestServer, key: string, path: string): Promise<unknown> {
   const res = await server.call('GET', path, { key });
@@ -86,11 +118,23 @@ async function rows(server: TestServer, userId: number): Promise<Record<string, 
     users: await db.selectFrom('users').selectAll().where('id', '=', userId).execute(),
   };
   for (const table of owned) out[table] = await db.selectFrom(table).selectAll().where('user_id', '=', userId).orderBy('id').execute();
-  out.link_pixels = await db.selectFrom('link_pixels').innerJoin('links', 'links.id', 'link_pixels.link_id')
-    .select(['link_pixels.link_id', 'link_pixels.pixel_id']).where('links.user_id', '=', userId).orderBy('link_pixels.link_id').orderBy('link_pixels.pixel_id').execute();
-  out.channel_items = await db.selectFrom('channel_items').innerJoin('channels', 'channels.id', 'channel_items.channel_id')
-    .selectAll('channel_items').where('channels.user_id', '=', userId)
-    .orderBy('channel_items.channel_id').orderBy('channel_items.item_type').orderBy('channel_items.item_id').execute();
+  out.link_pixels = await db
+    .selectFrom('link_pixels')
+    .innerJoin('links', 'links.id', 'link_pixels.link_id')
+    .select(['link_pixels.link_id', 'link_pixels.pixel_id'])
+    .where('links.user_id', '=', userId)
+    .orderBy('link_pixels.link_id')
+    .orderBy('link_pixels.pixel_id')
+    .execute();
+  out.channel_items = await db
+    .selectFrom('channel_items')
+    .innerJoin('channels', 'channels.id', 'channel_items.channel_id')
+    .selectAll('channel_items')
+    .where('channels.user_id', '=', userId)
+    .orderBy('channel_items.channel_id')
+    .orderBy('channel_items.item_type')
+    .orderBy('channel_items.item_id')
+    .execute();
   return out;
 }
 
@@ -105,7 +149,18 @@ export async function accountState(server: TestServer, key: string, userId: numb
   return { api, rows: data };
 }
 
-const COUNTERS = new Set(['clicks', 'unique_clicks', 'scans', 'unique_scans', 'uniqueClicks', 'topCountries', 'topReferrers', 'topBrowsers', 'topOs', 'socialCount']);
+const COUNTERS = new Set([
+  'clicks',
+  'unique_clicks',
+  'scans',
+  'unique_scans',
+  'uniqueClicks',
+  'topCountries',
+  'topReferrers',
+  'topBrowsers',
+  'topOs',
+  'socialCount',
+]);
 
 /** The state without click and scan counts: what the public side may change is visits, nothing else. */
 export function withoutCounts(state: AccountState): unknown {

@@ -27,7 +27,8 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ url });
   return page.evaluate(async () => {
     const result = await (globalThis as unknown as { axe: typeof axe }).axe.run({ runOnly: ['wcag2a', 'wcag2aa'], iframes: false });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
 }
@@ -59,10 +60,17 @@ export async function capture(page: Page, name: string, axeResults: Record<strin
  * every later click waited on them.
  */
 export async function captureDark(
-  page: Page, name: string, axeResults: Record<string, string[]>, ready: (dark: Page) => Promise<void> = async () => {},
+  page: Page,
+  name: string,
+  axeResults: Record<string, string[]>,
+  ready: (dark: Page) => Promise<void> = async () => {},
 ): Promise<void> {
   const browser = page.context().browser()!;
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark', storageState: await page.context().storageState() });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    colorScheme: 'dark',
+    storageState: await page.context().storageState(),
+  });
   try {
     const dark = await context.newPage();
     dark.setDefaultTimeout(15_000);

@@ -22,9 +22,7 @@ export interface Endpoint {
 export const ITEM_RESOURCE: Record<ItemType, Resource> = { links: 'link', bio: 'bio', qr: 'qr' };
 
 const url = 'https://example.com/fuzzed?a=1';
-const crud = (
-  one: string, resource: Resource, list: string, add: Record<string, unknown>, update: Record<string, unknown>,
-): Endpoint[] => [
+const crud = (one: string, resource: Resource, list: string, add: Record<string, unknown>, update: Record<string, unknown>): Endpoint[] => [
   { method: 'GET', path: `/api/${list}`, params: {}, list: true },
   { method: 'POST', path: `/api/${one}/add`, params: {}, body: add },
   { method: 'PUT', path: `/api/${one}/:id/update`, params: { id: resource }, body: update },
@@ -32,11 +30,24 @@ const crud = (
 ];
 
 const linkBody = {
-  url, custom: 'fuzz-alias', type: 'direct', password: 'long enough secret', domain: '', expiry: '2099-01-01 00:00:00',
-  geotarget: [{ location: 'germany', link: url }], devicetarget: [{ device: 'iphone', link: url }],
-  languagetarget: [{ language: 'fr', link: url }], parameters: [{ name: 'utm_source', value: 'x' }],
-  metatitle: 't', metadescription: 'd', metaimage: 'https://example.com/i.png', title: 'T', description: 'D',
-  pixels: [1], campaign: 1, channel: 1,
+  url,
+  custom: 'fuzz-alias',
+  type: 'direct',
+  password: 'long enough secret',
+  domain: '',
+  expiry: '2099-01-01 00:00:00',
+  geotarget: [{ location: 'germany', link: url }],
+  devicetarget: [{ device: 'iphone', link: url }],
+  languagetarget: [{ language: 'fr', link: url }],
+  parameters: [{ name: 'utm_source', value: 'x' }],
+  metatitle: 't',
+  metadescription: 'd',
+  metaimage: 'https://example.com/i.png',
+  title: 'T',
+  description: 'D',
+  pixels: [1],
+  campaign: 1,
+  channel: 1,
 };
 
 export const ENDPOINTS: Endpoint[] = [
@@ -46,18 +57,38 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'PUT', path: '/api/account/update', params: {}, body: { email: 'fuzz@example.com', password: 'long enough pass' } },
   { method: 'GET', path: '/api/account/activity', params: {}, list: true },
   { method: 'GET', path: '/api/keys', params: {} },
-  { method: 'POST', path: '/api/key/add', params: {}, body: { name: 'fuzzed key', scopes: ['links:read', 'stats:read'], expires: '2099-01-01 00:00:00' } },
-  ...crud('domain', 'domain', 'domains', { domain: 'https://fuzz.example.net', redirectroot: url, redirect404: url },
-    { redirectroot: url, redirect404: '' }),
+  {
+    method: 'POST',
+    path: '/api/key/add',
+    params: {},
+    body: { name: 'fuzzed key', scopes: ['links:read', 'stats:read'], expires: '2099-01-01 00:00:00' },
+  },
+  ...crud(
+    'domain',
+    'domain',
+    'domains',
+    { domain: 'https://fuzz.example.net', redirectroot: url, redirect404: url },
+    { redirectroot: url, redirect404: '' },
+  ),
   ...crud('splash', 'splash', 'splash', { name: 'S', title: 'T', content: 'C', image: 'https://example.com/s.png' }, { name: 'S2' }),
   ...crud('overlay', 'overlay', 'overlay', { type: 'message', name: 'O', message: 'M', button_text: 'B', button_link: url }, { name: 'O2' }),
   ...['splash', 'overlay', 'bio'].map((one): Endpoint => ({ method: 'GET', path: `/api/${one}/:id`, params: { id: one as Resource } })),
-  ...crud('bio', 'bio', 'bio', { alias: 'fuzz-bio', name: 'B', description: 'D', avatar: 'https://example.com/a.png', links: [{ title: 't', url }] },
-    { name: 'B2', links: [] }),
+  ...crud(
+    'bio',
+    'bio',
+    'bio',
+    { alias: 'fuzz-bio', name: 'B', description: 'D', avatar: 'https://example.com/a.png', links: [{ title: 't', url }] },
+    { name: 'B2', links: [] },
+  ),
   ...crud('campaign', 'campaign', 'campaigns', { name: 'C', slug: 'fuzz-slug', public: true }, { name: 'C2', slug: null, public: false }),
   { method: 'POST', path: '/api/campaign/:campaignid/assign/:linkid', params: { campaignid: 'campaign', linkid: 'link' } },
-  ...crud('channel', 'channel', 'channels', { name: 'Ch', description: 'D', color: '#112233', starred: true },
-    { name: 'Ch2', color: '', starred: false }),
+  ...crud(
+    'channel',
+    'channel',
+    'channels',
+    { name: 'Ch', description: 'D', color: '#112233', starred: true },
+    { name: 'Ch2', color: '', starred: false },
+  ),
   { method: 'GET', path: '/api/channel/:id', params: { id: 'channel' }, list: true },
   { method: 'POST', path: '/api/channel/:channelid/assign/:type/:itemid', params: { channelid: 'channel', type: 'itemType', itemid: 'item' } },
   { method: 'DELETE', path: '/api/channel/:channelid/assign/:type/:itemid', params: { channelid: 'channel', type: 'itemType', itemid: 'item' } },
@@ -69,8 +100,13 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: '/api/urls/import/:id', params: { id: 'import' } },
   { method: 'GET', path: '/api/url/:id/clicks/export', params: { id: 'link' }, csv: true },
   ...crud('pixel', 'pixel', 'pixels', { type: 'analyticspixel', name: 'P', tag: 'G-123' }, { name: 'P2', tag: 'G-456' }),
-  ...crud('qr', 'qr', 'qr', { type: 'link', data: { url }, background: 'rgb(255,255,255)', foreground: 'rgb(0,0,0)', logo: '', name: 'Q' },
-    { data: { url }, foreground: 'rgb(10,10,10)' }),
+  ...crud(
+    'qr',
+    'qr',
+    'qr',
+    { type: 'link', data: { url }, background: 'rgb(255,255,255)', foreground: 'rgb(0,0,0)', logo: '', name: 'Q' },
+    { data: { url }, foreground: 'rgb(10,10,10)' },
+  ),
   { method: 'GET', path: '/api/qr/:id', params: { id: 'qr' } },
   { method: 'GET', path: '/api/url/:id/visits', params: { id: 'link' }, list: true },
   { method: 'GET', path: '/api/qr/:id/visits', params: { id: 'qr' }, list: true },

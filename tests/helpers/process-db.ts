@@ -67,7 +67,10 @@ function sqliteProblems(file: string): string[] {
     const integrity = db.pragma('integrity_check', { simple: false }) as Array<{ integrity_check: string }>;
     const foreign = db.pragma('foreign_key_check') as Array<Record<string, unknown>>;
     return [
-      ...integrity.map((r) => r.integrity_check).filter((r) => r !== 'ok').map((r) => `integrity_check: ${r}`),
+      ...integrity
+        .map((r) => r.integrity_check)
+        .filter((r) => r !== 'ok')
+        .map((r) => `integrity_check: ${r}`),
       ...foreign.map((r) => `foreign_key_check: ${JSON.stringify(r)}`),
     ];
   } finally {

@@ -53,7 +53,9 @@ export async function makeLogo(format: 'png' | 'jpeg' = 'png'): Promise<string> 
 /** A PNG of random pixels: it barely compresses, so its bytes grow with its area (~3 bytes a pixel). */
 export async function noiseLogo(side: number): Promise<string> {
   const pixels = randomBytes(side * side * 3);
-  const png = await sharp(pixels, { raw: { width: side, height: side, channels: 3 } }).png().toBuffer();
+  const png = await sharp(pixels, { raw: { width: side, height: side, channels: 3 } })
+    .png()
+    .toBuffer();
   return `data:image/png;base64,${png.toString('base64')}`;
 }
 

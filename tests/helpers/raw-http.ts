@@ -48,7 +48,10 @@ export function rawRequest(base: string, request: RawRequest, timeoutMs = 10_000
     socket.on('close', () => {
       const data = Buffer.concat(chunks);
       const split = data.indexOf('\r\n\r\n');
-      const head = data.subarray(0, split < 0 ? data.length : split).toString('latin1').split('\r\n');
+      const head = data
+        .subarray(0, split < 0 ? data.length : split)
+        .toString('latin1')
+        .split('\r\n');
       const status = /^HTTP\/1\.[01] (\d{3})/.exec(head[0] ?? '');
       if (!status) return reject(new Error(`no HTTP answer: ${JSON.stringify(data.subarray(0, 200).toString('latin1'))}`));
       const headers: Record<string, string> = {};

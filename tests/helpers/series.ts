@@ -65,9 +65,18 @@ export function seriesSuite() {
   });
   afterAll(() => server.close());
   return {
-    ...seriesClient(() => server, () => key),
-    get server() { return server; },
-    get key() { return key; },
-    get other() { return other; },
+    ...seriesClient(
+      () => server,
+      () => key,
+    ),
+    get server() {
+      return server;
+    },
+    get key() {
+      return key;
+    },
+    get other() {
+      return other;
+    },
   };
 }

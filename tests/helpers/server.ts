@@ -65,10 +65,12 @@ export async function startServer(env: Record<string, string> = {}, listen: { po
     CLICK_FLUSH_MS: '50',
     ...env,
   });
-  const ctx = await createContext(config, listen.log ? pino({ level: config.LOG_LEVEL }, listen.log) : pino({ level: config.LOG_LEVEL })).catch(async (err: unknown) => {
-    await schema?.drop();
-    throw err;
-  });
+  const ctx = await createContext(config, listen.log ? pino({ level: config.LOG_LEVEL }, listen.log) : pino({ level: config.LOG_LEVEL })).catch(
+    async (err: unknown) => {
+      await schema?.drop();
+      throw err;
+    },
+  );
   const app = await buildApp(ctx);
   await app.listen({ port: listen.port ?? 0, host: '127.0.0.1' });
   const address = app.server.address();

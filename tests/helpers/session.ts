@@ -18,7 +18,9 @@ export function cookieFrom(reply: Reply): string {
 
 /** A request to the dashboard's API on `host` (the default domain unless given), with a session when one is given. */
 export function dashboard(
-  server: TestServer, method: string, path: string,
+  server: TestServer,
+  method: string,
+  path: string,
   options: { session?: Session; csrf?: boolean; body?: unknown; host?: string; headers?: Record<string, string> } = {},
 ): Promise<Reply> {
   const headers: Record<string, string> = { host: options.host ?? TEST_HOST, ...options.headers };

@@ -23,8 +23,27 @@ export interface TlsProxy {
  */
 export async function startTlsProxy(): Promise<TlsProxy> {
   const dir = mkdtempSync(join(tmpdir(), 'redirectory-tls-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   let target = '';
   const server: Server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
     const upstream = request(`${target}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
@@ -39,13 +58,16 @@ export async function startTlsProxy(): Promise<TlsProxy> {
   return {
     url: `https://127.0.0.1:${port}`,
     port,
-    forwardTo: (url) => { target = url; },
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => {
-        rmSync(dir, { recursive: true, force: true });
-        resolve();
-      });
-    }),
+    forwardTo: (url) => {
+      target = url;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          rmSync(dir, { recursive: true, force: true });
+          resolve();
+        });
+      }),
   };
 }

@@ -17,8 +17,7 @@ const QrFormPage = lazy(() => import('./features/qr/QrFormPage.js'));
 const QrDetailPage = lazy(() => import('./features/qr/QrDetailPage.js'));
 const AccountPage = lazy(() => import('./features/account/AccountPage.js'));
 const TransferPage = lazy(() => import('./features/transfer/TransferPage.js'));
-const resource = (name: 'DomainsPage' | 'PixelsPage') =>
-  lazy(() => import('./features/resources/pages.js').then((m) => ({ default: m[name] })));
+const resource = (name: 'DomainsPage' | 'PixelsPage') => lazy(() => import('./features/resources/pages.js').then((m) => ({ default: m[name] })));
 const CampaignsPage = lazy(() => import('./features/campaigns/CampaignsPage.js'));
 const ChannelsPage = lazy(() => import('./features/channels/ChannelsPage.js'));
 const ChannelPage = lazy(() => import('./features/channels/ChannelPage.js'));
@@ -41,12 +40,21 @@ export function App() {
   const [location] = useLocation();
   const search = useSearch();
   if (session.isPending) return <Loading />;
-  if (session.isError) return <main className="narrow"><ErrorNote error={session.error} /></main>;
+  if (session.isError)
+    return (
+      <main className="narrow">
+        <ErrorNote error={session.error} />
+      </main>
+    );
   if (PUBLIC.includes(location)) {
     return (
       <Switch>
-        <Route path="/signin"><SignInPage /></Route>
-        <Route path="/setup"><SetupPage /></Route>
+        <Route path="/signin">
+          <SignInPage />
+        </Route>
+        <Route path="/setup">
+          <SetupPage />
+        </Route>
       </Switch>
     );
   }
@@ -58,32 +66,68 @@ export function App() {
     <Shell email={session.data.email}>
       <Suspense fallback={<Loading />}>
         <Switch>
-          <Route path="/"><HomePage /></Route>
-          <Route path="/links"><LinksPage /></Route>
-          <Route path="/links/new"><LinkFormPage /></Route>
+          <Route path="/">
+            <HomePage />
+          </Route>
+          <Route path="/links">
+            <LinksPage />
+          </Route>
+          <Route path="/links/new">
+            <LinkFormPage />
+          </Route>
           <Route path="/links/:id/edit">{(p) => <LinkFormPage id={Number(p.id)} />}</Route>
           <Route path="/links/:id">{(p) => <LinkDetailPage id={Number(p.id)} />}</Route>
-          <Route path="/qr"><QrListPage /></Route>
-          <Route path="/qr/new"><QrFormPage /></Route>
+          <Route path="/qr">
+            <QrListPage />
+          </Route>
+          <Route path="/qr/new">
+            <QrFormPage />
+          </Route>
           <Route path="/qr/:id/edit">{(p) => <QrFormPage id={Number(p.id)} />}</Route>
           <Route path="/qr/:id">{(p) => <QrDetailPage id={Number(p.id)} />}</Route>
-          <Route path="/bio"><BioListPage /></Route>
-          <Route path="/bio/new"><BioEditorPage /></Route>
+          <Route path="/bio">
+            <BioListPage />
+          </Route>
+          <Route path="/bio/new">
+            <BioEditorPage />
+          </Route>
           <Route path="/bio/:id/edit">{(p) => <BioEditorPage id={Number(p.id)} />}</Route>
-          <Route path="/splash"><SplashListPage /></Route>
-          <Route path="/splash/new"><SplashEditorPage /></Route>
+          <Route path="/splash">
+            <SplashListPage />
+          </Route>
+          <Route path="/splash/new">
+            <SplashEditorPage />
+          </Route>
           <Route path="/splash/:id/edit">{(p) => <SplashEditorPage id={Number(p.id)} />}</Route>
-          <Route path="/overlays"><OverlayListPage /></Route>
-          <Route path="/overlays/new"><OverlayEditorPage /></Route>
+          <Route path="/overlays">
+            <OverlayListPage />
+          </Route>
+          <Route path="/overlays/new">
+            <OverlayEditorPage />
+          </Route>
           <Route path="/overlays/:id/edit">{(p) => <OverlayEditorPage id={Number(p.id)} />}</Route>
-          <Route path="/campaigns"><CampaignsPage /></Route>
-          <Route path="/channels"><ChannelsPage /></Route>
+          <Route path="/campaigns">
+            <CampaignsPage />
+          </Route>
+          <Route path="/channels">
+            <ChannelsPage />
+          </Route>
           <Route path="/channels/:id">{(p) => <ChannelPage id={Number(p.id)} />}</Route>
-          <Route path="/domains"><DomainsPage /></Route>
-          <Route path="/pixels"><PixelsPage /></Route>
-          <Route path="/transfer"><TransferPage /></Route>
-          <Route path="/account"><AccountPage /></Route>
-          <Route><NotFound /></Route>
+          <Route path="/domains">
+            <DomainsPage />
+          </Route>
+          <Route path="/pixels">
+            <PixelsPage />
+          </Route>
+          <Route path="/transfer">
+            <TransferPage />
+          </Route>
+          <Route path="/account">
+            <AccountPage />
+          </Route>
+          <Route>
+            <NotFound />
+          </Route>
         </Switch>
       </Suspense>
     </Shell>

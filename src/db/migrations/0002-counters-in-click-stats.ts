@@ -14,8 +14,10 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const counters = [
-    ['link', 'links', 'clicks', 'clicks'], ['link', 'links', 'unique_clicks', 'uniques'],
-    ['qr', 'qr_codes', 'scans', 'clicks'], ['qr', 'qr_codes', 'unique_scans', 'uniques'],
+    ['link', 'links', 'clicks', 'clicks'],
+    ['link', 'links', 'unique_clicks', 'uniques'],
+    ['qr', 'qr_codes', 'scans', 'clicks'],
+    ['qr', 'qr_codes', 'unique_scans', 'uniques'],
   ] as const;
   for (const [kind, table, column, label] of counters) {
     await sql`insert into click_stats (target_kind, target_id, dimension, label, count)
@@ -26,14 +28,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('clicks').execute();
   for (const [, table, column] of counters) await db.schema.alterTable(table).dropColumn(column).execute();
 
-  await db.schema.createTable('deleted_targets')
+  await db.schema
+    .createTable('deleted_targets')
     .addColumn('target_kind', 'text', (c) => c.notNull())
     .addColumn('target_id', 'integer', (c) => c.notNull())
     .addColumn('deleted_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('deleted_targets_pk', ['target_kind', 'target_id'])
     .execute();
   // Statistics of targets deleted before this release.
-  for (const [kind, table] of [['link', 'links'], ['qr', 'qr_codes']] as const) {
+  for (const [kind, table] of [
+    ['link', 'links'],
+    ['qr', 'qr_codes'],
+  ] as const) {
     for (const stats of ['click_stats', 'click_uniques']) {
       await sql`delete from ${sql.table(stats)} where target_kind = ${kind}
         and not exists (select 1 from ${sql.table(table)} t where t.id = target_id)`.execute(db);

@@ -14,13 +14,17 @@ import { keyedOnly, type Builder } from './0001-initial.js';
 const SUMMARIZED = sql`('country', 'browser', 'os', 'social')`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await keyedOnly(db, db.schema.createTable('click_summaries')
-    .addColumn('target_kind', 'text', (c) => c.notNull())
-    .addColumn('target_id', 'integer', (c) => c.notNull())
-    .addColumn('clicks', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addColumn('uniques', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addColumn('labels', 'text', (c) => c.notNull().defaultTo('{}'))
-    .addPrimaryKeyConstraint('click_summaries_pk', ['target_kind', 'target_id']) as Builder).execute();
+  await keyedOnly(
+    db,
+    db.schema
+      .createTable('click_summaries')
+      .addColumn('target_kind', 'text', (c) => c.notNull())
+      .addColumn('target_id', 'integer', (c) => c.notNull())
+      .addColumn('clicks', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('uniques', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('labels', 'text', (c) => c.notNull().defaultTo('{}'))
+      .addPrimaryKeyConstraint('click_summaries_pk', ['target_kind', 'target_id']) as Builder,
+  ).execute();
   const labels = isPostgres(db)
     ? sql`coalesce(jsonb_object_agg(dimension || ':' || label, count) filter (where dimension in ${SUMMARIZED}), '{}'::jsonb)::text`
     : sql`coalesce(json_group_object(dimension || ':' || label, count) filter (where dimension in ${SUMMARIZED}), '{}')`;

@@ -20,9 +20,18 @@ import { keyedOnly, type Builder } from './0001-initial.js';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await bucketTable(db, 'click_hours', 'hour');
   await bucketTable(db, 'click_days', 'day');
-  await db.schema.alterTable('click_summaries').addColumn('hour', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('click_summaries').addColumn('hour_clicks', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('click_summaries').addColumn('hour_uniques', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('click_summaries')
+    .addColumn('hour', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('click_summaries')
+    .addColumn('hour_clicks', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('click_summaries')
+    .addColumn('hour_uniques', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
   await closeHourTrigger(db);
   await accountTable(db, 'account_hours', 'hour');
   await accountTable(db, 'account_days', 'day');
@@ -43,7 +52,13 @@ async function closeHourTrigger(db: Kysely<unknown>): Promise<void> {
 }
 
 /** A trigger run after an update of `column` of a click_summaries row, when `when` holds: one statement, `old`/`new` alike on both dialects. */
-export async function summaryTrigger(db: Kysely<unknown>, name: string, column: string, when: ReturnType<typeof sql>, body: ReturnType<typeof sql>): Promise<void> {
+export async function summaryTrigger(
+  db: Kysely<unknown>,
+  name: string,
+  column: string,
+  when: ReturnType<typeof sql>,
+  body: ReturnType<typeof sql>,
+): Promise<void> {
   const trigger = sql.raw(name);
   const of = sql.raw(column);
   if (!isPostgres(db)) {
@@ -60,22 +75,30 @@ export async function summaryTrigger(db: Kysely<unknown>, name: string, column: 
  * reads a row per bucket, not one per link (docs/performance.md#account-series).
  */
 async function accountTable(db: Kysely<unknown>, table: string, bucket: string): Promise<void> {
-  await keyedOnly(db, db.schema.createTable(table)
-    .addColumn('user_id', 'integer', (c) => c.notNull())
-    .addColumn(bucket, 'integer', (c) => c.notNull())
-    .addColumn('clicks', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addColumn('uniques', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addPrimaryKeyConstraint(`${table}_pk`, ['user_id', bucket]) as Builder).execute();
+  await keyedOnly(
+    db,
+    db.schema
+      .createTable(table)
+      .addColumn('user_id', 'integer', (c) => c.notNull())
+      .addColumn(bucket, 'integer', (c) => c.notNull())
+      .addColumn('clicks', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('uniques', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addPrimaryKeyConstraint(`${table}_pk`, ['user_id', bucket]) as Builder,
+  ).execute();
 }
 
 async function bucketTable(db: Kysely<unknown>, table: string, bucket: string): Promise<void> {
-  await keyedOnly(db, db.schema.createTable(table)
-    .addColumn('target_kind', 'text', (c) => c.notNull())
-    .addColumn('target_id', 'integer', (c) => c.notNull())
-    .addColumn(bucket, 'integer', (c) => c.notNull())
-    .addColumn('clicks', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addColumn('uniques', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addPrimaryKeyConstraint(`${table}_pk`, ['target_kind', 'target_id', bucket]) as Builder).execute();
+  await keyedOnly(
+    db,
+    db.schema
+      .createTable(table)
+      .addColumn('target_kind', 'text', (c) => c.notNull())
+      .addColumn('target_id', 'integer', (c) => c.notNull())
+      .addColumn(bucket, 'integer', (c) => c.notNull())
+      .addColumn('clicks', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('uniques', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addPrimaryKeyConstraint(`${table}_pk`, ['target_kind', 'target_id', bucket]) as Builder,
+  ).execute();
 }
 
 export async function down(): Promise<void> {

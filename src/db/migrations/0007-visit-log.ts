@@ -16,7 +16,8 @@ import { summaryTrigger } from './0006-click-series.js';
  * pack's first visit was served; the pruning deletes the oldest packs by id.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable('visit_packs')
+  await db.schema
+    .createTable('visit_packs')
     .addColumn('id', isPostgres(db) ? 'bigserial' : 'integer', (c) => c.primaryKey())
     .addColumn('target_kind', 'text', (c) => c.notNull())
     .addColumn('target_id', 'integer', (c) => c.notNull())
@@ -28,9 +29,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('codes', isPostgres(db) ? 'bytea' : 'blob', (c) => c.notNull())
     .execute();
   await db.schema.alterTable('click_summaries').addColumn('visit_pack', 'bigint').execute();
-  await db.schema.alterTable('click_summaries').addColumn('visit_count', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
-  await summaryTrigger(db, 'click_summaries_chain_visit_pack', 'visit_pack', sql`new.visit_pack is distinct from old.visit_pack`,
-    sql`update visit_packs set prev = old.visit_pack where id = new.visit_pack`);
+  await db.schema
+    .alterTable('click_summaries')
+    .addColumn('visit_count', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await summaryTrigger(
+    db,
+    'click_summaries_chain_visit_pack',
+    'visit_pack',
+    sql`new.visit_pack is distinct from old.visit_pack`,
+    sql`update visit_packs set prev = old.visit_pack where id = new.visit_pack`,
+  );
 }
 
 export async function down(): Promise<void> {

@@ -6,7 +6,8 @@ import type { Kysely } from 'kysely';
  * strings in UTC (they sort as text); the idle end is last_seen_at plus SESSION_IDLE_MINUTES, computed on read.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable('sessions')
+  await db.schema
+    .createTable('sessions')
     .addColumn('token_hash', 'text', (c) => c.primaryKey())
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('csrf', 'text', (c) => c.notNull())

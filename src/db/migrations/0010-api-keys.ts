@@ -10,14 +10,16 @@ import { withId, type Builder } from './0001-initial.js';
  * references) but no longer holds a hash: each row gets `retired:<id>`, a value no key hashes to.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await (withId(db, 'api_keys')
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('key_hash', 'text', (c) => c.notNull().unique())
-    .addColumn('scopes', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('last_used_at', 'text')
-    .addColumn('expires_at', 'text') as Builder).execute();
+  await (
+    withId(db, 'api_keys')
+      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('scopes', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('last_used_at', 'text')
+      .addColumn('expires_at', 'text') as Builder
+  ).execute();
   await db.schema.createIndex('api_keys_user_name').on('api_keys').columns(['user_id', 'name']).unique().execute();
   await sql`insert into api_keys (user_id, name, key_hash, scopes, created_at)
     select id, 'default', api_key_hash, '["*"]', created_at from users

@@ -70,8 +70,11 @@ export function findUserByUsername(db: Db, username: string): Promise<UserRow | 
 
 /** Usernames that are `base` or start with `base-` (LIKE's `_` matches more; the caller compares exactly). */
 export async function usernamesLike(db: Db, base: string): Promise<Set<string>> {
-  const rows = await db.selectFrom('users').select('username')
-    .where((eb) => eb.or([eb('username', '=', base), eb('username', 'like', `${base.replace(/[%_\\]/g, '_')}-%`)])).execute();
+  const rows = await db
+    .selectFrom('users')
+    .select('username')
+    .where((eb) => eb.or([eb('username', '=', base), eb('username', 'like', `${base.replace(/[%_\\]/g, '_')}-%`)]))
+    .execute();
   return new Set(rows.map((row) => row.username));
 }
 
@@ -86,8 +89,11 @@ export async function insertUser(
   apiKeyHash: string,
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx.insertInto('users').values({ ...user, api_key_hash: `retired:${randomToken(16)}`, email_key: emailKey(user.email) })
-      .returning('id').executeTakeFirstOrThrow();
+    const row = await trx
+      .insertInto('users')
+      .values({ ...user, api_key_hash: `retired:${randomToken(16)}`, email_key: emailKey(user.email) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await insertKey(trx, defaultKeyRow(row.id, apiKeyHash, user.created_at));
     await markAccountExisted(trx);
     return row.id;
@@ -95,11 +101,7 @@ export async function insertUser(
 }
 
 /** A new e-mail takes its key with it, so the unique index guards every change. */
-export async function updateUser(
-  db: Db,
-  id: number,
-  changes: Partial<Pick<UserRow, 'email' | 'password_hash'>>,
-): Promise<void> {
+export async function updateUser(db: Db, id: number, changes: Partial<Pick<UserRow, 'email' | 'password_hash'>>): Promise<void> {
   const withKey = changes.email === undefined ? changes : { ...changes, email_key: emailKey(changes.email) };
   await db.updateTable('users').set(withKey).where('id', '=', id).execute();
 }

@@ -13,28 +13,45 @@ export const accountRoutes: Feature<{ endSessions: EndSessions }> = async (app, 
     data: await getAccount(ctx, accountOf(req).userId),
   }));
   // The spec's authentication demo POSTs here; it answers like GET (so it needs only account:read).
-  app.post('/account', { config: { scope: 'account:read' } satisfies GateConfig, schema: { ...read, summary: 'Same as GET /api/account' } }, async (req) => ({
-    error: 0 as const,
-    data: await getAccount(ctx, accountOf(req).userId),
-  }));
-  app.put('/account/update', {
-    schema: {
-      tags: ['account'], summary: 'Change e-mail and/or password', body: AccountUpdateBody, response: { 200: OkMessage, ...errorResponses },
-      description: 'A change signs the account out of every dashboard session but the one that made it (all of them when an API key made it).',
+  app.post(
+    '/account',
+    { config: { scope: 'account:read' } satisfies GateConfig, schema: { ...read, summary: 'Same as GET /api/account' } },
+    async (req) => ({
+      error: 0 as const,
+      data: await getAccount(ctx, accountOf(req).userId),
+    }),
+  );
+  app.put(
+    '/account/update',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Change e-mail and/or password',
+        body: AccountUpdateBody,
+        response: { 200: OkMessage, ...errorResponses },
+        description: 'A change signs the account out of every dashboard session but the one that made it (all of them when an API key made it).',
+      },
     },
-  }, async (req) => {
-    const changed = await updateAccount(ctx, accountOf(req), req.body, endSessions);
-    await recordAccountUpdate(ctx, accountOf(req).userId, changed, actorOf(req));
-    return ok('Account has been successfully updated.');
-  });
+    async (req) => {
+      const changed = await updateAccount(ctx, accountOf(req), req.body, endSessions);
+      await recordAccountUpdate(ctx, accountOf(req).userId, changed, actorOf(req));
+      return ok('Account has been successfully updated.');
+    },
+  );
   // Session only: it replaces the full key "default", which no key may mint (POST /api/key/add covers keys).
-  app.post('/account/key', {
-    config: { auth: 'session' } satisfies GateConfig,
-    schema: {
-      tags: ['account'], summary: 'Make a new API key',
-      description: 'Extension, dashboard session only (an API key answers 401): replaces the account\'s full key named "default" with a new ' +
-        'one, shown only here; the old one stops working at once, the account\'s other keys stay. Takes no body.',
-      response: { 200: ApiKeyResponse, ...errorResponses },
+  app.post(
+    '/account/key',
+    {
+      config: { auth: 'session' } satisfies GateConfig,
+      schema: {
+        tags: ['account'],
+        summary: 'Make a new API key',
+        description:
+          'Extension, dashboard session only (an API key answers 401): replaces the account\'s full key named "default" with a new ' +
+          "one, shown only here; the old one stops working at once, the account's other keys stay. Takes no body.",
+        response: { 200: ApiKeyResponse, ...errorResponses },
+      },
     },
-  }, async (req) => ({ error: 0 as const, data: { apiKey: await replaceDefaultKey(ctx, accountOf(req).userId, actorOf(req)) } }));
+    async (req) => ({ error: 0 as const, data: { apiKey: await replaceDefaultKey(ctx, accountOf(req).userId, actorOf(req)) } }),
+  );
 };

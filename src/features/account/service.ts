@@ -16,7 +16,6 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const USERNAME = /^[A-Za-z0-9_.-]{3,32}$/;
 export const MIN_PASSWORD = 8;
 
-
 export type AccountView = Static<typeof AccountSchema>;
 
 function toView(user: UserRow): AccountView {
@@ -98,10 +97,7 @@ export interface CreatedUser {
  * Registration makes the API key at once; it is shown here and never again. Without a chosen username the e-mail's
  * local part is used, with the first free suffix (`ann`, `ann-2`, …) when another account has it.
  */
-export async function createUser(
-  ctx: AppContext,
-  input: { email: string; password?: string; username?: string },
-): Promise<CreatedUser> {
+export async function createUser(ctx: AppContext, input: { email: string; password?: string; username?: string }): Promise<CreatedUser> {
   const email = checkEmail(input.email);
   if (input.username !== undefined && !USERNAME.test(input.username)) throw fail('username_invalid');
   if (await repo.emailTaken(ctx.db, email)) throw fail('email_taken');
@@ -123,7 +119,11 @@ export async function createUser(
 
 /** The e-mail's local part as a username, or with the first free suffix (`-2`, `-3`, …), within 32 characters. */
 async function freeUsername(ctx: AppContext, email: string): Promise<string> {
-  const base = email.split('@')[0]!.replace(/[^A-Za-z0-9_.-]/g, '').padEnd(3, '0').slice(0, 32);
+  const base = email
+    .split('@')[0]!
+    .replace(/[^A-Za-z0-9_.-]/g, '')
+    .padEnd(3, '0')
+    .slice(0, 32);
   const taken = await repo.usernamesLike(ctx.db, base);
   for (let n = 1; ; n++) {
     const suffix = n === 1 ? '' : `-${n}`;

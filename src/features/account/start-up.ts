@@ -23,8 +23,11 @@ export async function reportDuplicateEmails(ctx: AppContext): Promise<DuplicateE
   }
   const duplicates = [...groups].map(([email, accounts]) => ({ email, accounts: accounts.sort((a, b) => a.id - b.id) }));
   if (duplicates.length > 0) {
-    ctx.log.warn({ duplicates }, `${duplicates.length} e-mail address(es) belong to several accounts whose e-mails differ only in case: ` +
-      'each signs in with its own spelling, any other spelling reaches the one listed first. Change or delete all but one of each.');
+    ctx.log.warn(
+      { duplicates },
+      `${duplicates.length} e-mail address(es) belong to several accounts whose e-mails differ only in case: ` +
+        'each signs in with its own spelling, any other spelling reaches the one listed first. Change or delete all but one of each.',
+    );
   }
   return duplicates;
 }

@@ -12,33 +12,51 @@ export const campaignPublicRoutes: Feature = async (app, { ctx }) => {
   const rotator = new Rotator(ctx);
   app.addHook('onClose', async () => rotator.close());
 
-  app.get('/r/:slug', {
-    schema: {
-      tags: ['public'], summary: 'Campaign rotator', params: Type.Object({ slug: Type.String() }), security: [],
-      description: "302 to the campaign's links in turn (round-robin per node, up to 1000 links). Expired links are skipped; " +
-        'password-protected links go through their short URL so the password is still asked. HEAD answers without turning or counting.',
+  app.get(
+    '/r/:slug',
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'Campaign rotator',
+        params: Type.Object({ slug: Type.String() }),
+        security: [],
+        description:
+          "302 to the campaign's links in turn (round-robin per node, up to 1000 links). Expired links are skipped; " +
+          'password-protected links go through their short URL so the password is still asked. HEAD answers without turning or counting.',
+      },
     },
-  }, async (req, reply) => {
-    const target = await rotator.next(req.params.slug, req.method === 'GET');
-    if (!target) return reply.callNotFound();
-    if (target.count && req.method === 'GET') {
-      ctx.clicks.record('link', target.linkId, target.owner, {
-        ip: req.ip, userAgent: header(req, 'user-agent'), referer: header(req, 'referer'),
-      });
-    }
-    return reply.header('cache-control', 'no-store').redirect(target.url, 302);
-  });
+    async (req, reply) => {
+      const target = await rotator.next(req.params.slug, req.method === 'GET');
+      if (!target) return reply.callNotFound();
+      if (target.count && req.method === 'GET') {
+        ctx.clicks.record('link', target.linkId, target.owner, {
+          ip: req.ip,
+          userAgent: header(req, 'user-agent'),
+          referer: header(req, 'referer'),
+        });
+      }
+      return reply.header('cache-control', 'no-store').redirect(target.url, 302);
+    },
+  );
 
-  app.get('/u/:username/:tail', {
-    schema: {
-      tags: ['public'], summary: 'Public list of a campaign', params: Type.Object({ username: Type.String(), tail: Type.String() }), security: [],
-      description: 'HTML list of the campaign links when the campaign is public, `username` owns it and the tail is its current `{slug}-{id}`; 404 otherwise.',
+  app.get(
+    '/u/:username/:tail',
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'Public list of a campaign',
+        params: Type.Object({ username: Type.String(), tail: Type.String() }),
+        security: [],
+        description:
+          'HTML list of the campaign links when the campaign is public, `username` owns it and the tail is its current `{slug}-{id}`; 404 otherwise.',
+      },
     },
-  }, async (req, reply) => {
-    const list = await findPublicList(ctx, req.params.username, req.params.tail);
-    if (!list) return reply.callNotFound();
-    return send(reply, render(list));
-  });
+    async (req, reply) => {
+      const list = await findPublicList(ctx, req.params.username, req.params.tail);
+      if (!list) return reply.callNotFound();
+      return send(reply, render(list));
+    },
+  );
 };
 
 /** Every value is interpolated through `html`, which escapes it. */

@@ -20,25 +20,32 @@ export function findCampaignById(db: Db, id: number): Promise<CampaignWithOwner 
 }
 
 export async function countCampaigns(db: Db, userId: number): Promise<number> {
-  const row = await db.selectFrom('campaigns').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('campaigns')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 export function listCampaigns(db: Db, userId: number, page: Page): Promise<CampaignWithOwner[]> {
-  return withOwner(db).where('campaigns.user_id', '=', userId)
-    .orderBy('campaigns.id', 'desc').limit(page.limit).offset(page.offset).execute();
+  return withOwner(db).where('campaigns.user_id', '=', userId).orderBy('campaigns.id', 'desc').limit(page.limit).offset(page.offset).execute();
 }
 
 export async function namesStartingWith(db: Db, userId: number, prefix: string): Promise<Set<string>> {
-  const rows = await db.selectFrom('campaigns').select('name')
-    .where('user_id', '=', userId).where('name', 'like', `${prefix}%`).execute();
+  const rows = await db.selectFrom('campaigns').select('name').where('user_id', '=', userId).where('name', 'like', `${prefix}%`).execute();
   return new Set(rows.map((r) => r.name));
 }
 
 /** Another campaign of the same account with this name (excluding `exceptId`). */
 export async function nameTaken(db: Db, userId: number, name: string, exceptId = 0): Promise<boolean> {
-  const row = await db.selectFrom('campaigns').select('id')
-    .where('user_id', '=', userId).where('name', '=', name).where('id', '!=', exceptId).executeTakeFirst();
+  const row = await db
+    .selectFrom('campaigns')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('name', '=', name)
+    .where('id', '!=', exceptId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 

@@ -98,7 +98,12 @@ export class Rotator {
     return {
       id: row.id,
       expiresAt: row.expiry ? (parseTimestamp(row.expiry)?.getTime() ?? null) : null,
-      target: { linkId: row.id, owner: row.user_id, url: guarded ? shortUrl(this.ctx.config, domain, row.alias) : (httpHref(row.long_url) ?? row.long_url), count: !guarded },
+      target: {
+        linkId: row.id,
+        owner: row.user_id,
+        url: guarded ? shortUrl(this.ctx.config, domain, row.alias) : (httpHref(row.long_url) ?? row.long_url),
+        count: !guarded,
+      },
       linkKey: cacheKeys.link(row.host ?? this.ctx.config.DEFAULT_HOST, row.alias),
     };
   }

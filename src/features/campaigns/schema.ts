@@ -27,7 +27,12 @@ export const CampaignSaved = Type.Object({
 const Slug = Type.Union([Type.String({ description: SLUG_DESCRIPTION }), Type.Null()]);
 
 export const CampaignAddBody = Type.Object({
-  name: Type.Optional(Type.String({ maxLength: 100, description: 'Unique per account. Default: "Campaign N", the first free N from the number of campaigns plus one.' })),
+  name: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description: 'Unique per account. Default: "Campaign N", the first free N from the number of campaigns plus one.',
+    }),
+  ),
   slug: Type.Optional(Slug),
   public: Type.Optional(Type.Boolean({ description: 'Default false.' })),
 });

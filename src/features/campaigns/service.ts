@@ -14,13 +14,17 @@ import type { CampaignEntry } from './schema.js';
 const SLUG = /^[A-Za-z0-9_-]{3,64}$/;
 const DEFAULT_NAME = 'Campaign';
 
-
 export type CampaignView = Static<typeof CampaignEntry>;
 
 /** The tail of the list URL: the slug, else the name made URL-safe, else "campaign"; then a dash and the id. */
 export function listTail(campaign: { id: number; name: string; slug: string | null }): string {
-  const fromName = campaign.name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-').slice(0, 64).replace(/^-+|-+$/g, '');
+  const fromName = campaign.name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 64)
+    .replace(/^-+|-+$/g, '');
   return `${campaign.slug ?? (fromName || 'campaign')}-${campaign.id}`;
 }
 
@@ -36,7 +40,11 @@ export function toView(config: Config, row: CampaignWithOwner): CampaignView {
 
 export async function listCampaigns(ctx: AppContext, userId: number, page: Page) {
   const [total, rows] = await Promise.all([repo.countCampaigns(ctx.db, userId), repo.listCampaigns(ctx.db, userId, page)]);
-  return listData(page, total, rows.map((row) => toView(ctx.config, row)));
+  return listData(
+    page,
+    total,
+    rows.map((row) => toView(ctx.config, row)),
+  );
 }
 
 async function ownCampaign(ctx: AppContext, userId: number, id: number): Promise<CampaignWithOwner> {
@@ -90,15 +98,12 @@ export async function addCampaign(ctx: AppContext, userId: number, input: { name
     public: input.public ? 1 : 0,
   };
   await checkFree(ctx, userId, fields);
-  const id = await saving(ctx, userId, fields, 0, () =>
-    repo.insertCampaign(ctx.db, { user_id: userId, ...fields, created_at: nowTimestamp() }));
+  const id = await saving(ctx, userId, fields, 0, () => repo.insertCampaign(ctx.db, { user_id: userId, ...fields, created_at: nowTimestamp() }));
   if (fields.slug) invalidateRotator(ctx, fields.slug);
   return toView(ctx.config, await ownCampaign(ctx, userId, id));
 }
 
-export async function updateCampaign(
-  ctx: AppContext, userId: number, id: number, input: { name: string; slug?: string | null; public?: boolean },
-) {
+export async function updateCampaign(ctx: AppContext, userId: number, id: number, input: { name: string; slug?: string | null; public?: boolean }) {
   const current = await ownCampaign(ctx, userId, id);
   const name = input.name.trim();
   if (!name) throw fail('name_required', 'The campaign name');

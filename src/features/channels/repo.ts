@@ -20,19 +20,35 @@ export function findChannel(db: Db, userId: number, id: number) {
 }
 
 export async function countChannels(db: Db, userId: number): Promise<number> {
-  const row = await db.selectFrom('channels').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('channels')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** Starred first, then newest: the dashboard shows the channels someone marked at the top of every page. */
 export function listChannels(db: Db, userId: number, page: Page) {
-  return db.selectFrom('channels').select(COLUMNS).where('user_id', '=', userId)
-    .orderBy('starred', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+  return db
+    .selectFrom('channels')
+    .select(COLUMNS)
+    .where('user_id', '=', userId)
+    .orderBy('starred', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
 }
 
 export async function nameTaken(db: Db, userId: number, name: string, exceptId = 0): Promise<boolean> {
-  const row = await db.selectFrom('channels').select('id')
-    .where('user_id', '=', userId).where('name', '=', name).where('id', '!=', exceptId).executeTakeFirst();
+  const row = await db
+    .selectFrom('channels')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('name', '=', name)
+    .where('id', '!=', exceptId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -56,8 +72,11 @@ export async function deleteChannel(db: Db, id: number): Promise<void> {
 
 /** Assigning twice keeps the first row (and its date): idempotent. */
 export async function assignItem(db: Db, channelId: number, type: ItemType, itemId: number, createdAt: string): Promise<void> {
-  await db.insertInto('channel_items').values({ channel_id: channelId, item_type: type, item_id: itemId, created_at: createdAt })
-    .onConflict((oc) => oc.columns(['channel_id', 'item_type', 'item_id']).doNothing()).execute();
+  await db
+    .insertInto('channel_items')
+    .values({ channel_id: channelId, item_type: type, item_id: itemId, created_at: createdAt })
+    .onConflict((oc) => oc.columns(['channel_id', 'item_type', 'item_id']).doNothing())
+    .execute();
 }
 
 /** Removing an item that is not in the channel changes nothing, like assigning twice. */

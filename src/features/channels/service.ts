@@ -14,7 +14,6 @@ const COLOR = /^#[0-9A-Fa-f]{6}$/;
 const ITEM_TYPES: readonly string[] = ['links', 'bio', 'qr'];
 const ITEM_NAMES: Record<ItemType, string> = { links: 'Link', bio: 'Bio page', qr: 'QR code' };
 
-
 export type ChannelView = Static<typeof ChannelEntry>;
 
 const toView = (row: ChannelFields & { id: number }): ChannelView => ({ ...row, starred: row.starred === 1 });
@@ -66,8 +65,7 @@ async function saving(ctx: AppContext, userId: number, name: string | undefined,
 
 export async function addChannel(ctx: AppContext, userId: number, input: ChannelInput & { name: string }): Promise<ChannelView> {
   const fields: ChannelFields = { name: '', description: '', color: '', starred: 0, ...changesOf(input) };
-  const id = await saving(ctx, userId, fields.name, 0, () =>
-    repo.insertChannel(ctx.db, { ...fields, user_id: userId, created_at: nowTimestamp() }));
+  const id = await saving(ctx, userId, fields.name, 0, () => repo.insertChannel(ctx.db, { ...fields, user_id: userId, created_at: nowTimestamp() }));
   return toView(await ownChannel(ctx, userId, id));
 }
 

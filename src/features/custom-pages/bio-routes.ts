@@ -11,32 +11,61 @@ const ALIAS_NOTE = 'The alias is refused (400) when reserved and taken (409) whe
 
 /** Bio pages (extension): a page of links at `{BASE_URL}/{alias}`. */
 export function bioRoutes(app: App, ctx: AppContext): void {
-  app.get('/bio', {
-    schema: { tags, summary: 'List bio pages, newest first', querystring: PageQuery, response: { 200: listResponse('bio', BioEntry), ...errorResponses } },
-  }, async (req) => listEnvelope('bio', await listBios(ctx, accountOf(req).userId, toPage(req.query))));
-
-  app.get('/bio/:id', {
-    schema: { tags, summary: 'One bio page with every field and its links', params: IdParam, response: { 200: BioDetail, ...errorResponses } },
-  }, async (req) => ({ error: 0 as const, data: await getBio(ctx, accountOf(req).userId, req.params.id) }));
-
-  app.post('/bio/add', {
-    schema: { tags, summary: 'Create a bio page', description: ALIAS_NOTE, body: BioAddBody, response: { 200: BioCreated, ...errorResponses } },
-  }, async (req) => ({ error: 0 as const, ...(await addBio(ctx, accountOf(req).userId, req.body)) }));
-
-  app.put('/bio/:id/update', {
-    schema: {
-      tags, summary: 'Update a bio page', params: IdParam, body: BioUpdateBody, response: message,
-      description: `Omitted fields are kept; links replaces the whole list. ${ALIAS_NOTE}`,
+  app.get(
+    '/bio',
+    {
+      schema: {
+        tags,
+        summary: 'List bio pages, newest first',
+        querystring: PageQuery,
+        response: { 200: listResponse('bio', BioEntry), ...errorResponses },
+      },
     },
-  }, async (req) => {
-    await updateBio(ctx, accountOf(req).userId, req.params.id, req.body);
-    return ok('Bio page has been successfully updated.');
-  });
+    async (req) => listEnvelope('bio', await listBios(ctx, accountOf(req).userId, toPage(req.query))),
+  );
 
-  app.delete('/bio/:id/delete', {
-    schema: { tags, summary: 'Delete a bio page; it also leaves every channel', params: IdParam, response: message },
-  }, async (req) => {
-    await deleteBio(ctx, accountOf(req).userId, req.params.id);
-    return ok('Bio page has been successfully deleted.');
-  });
+  app.get(
+    '/bio/:id',
+    {
+      schema: { tags, summary: 'One bio page with every field and its links', params: IdParam, response: { 200: BioDetail, ...errorResponses } },
+    },
+    async (req) => ({ error: 0 as const, data: await getBio(ctx, accountOf(req).userId, req.params.id) }),
+  );
+
+  app.post(
+    '/bio/add',
+    {
+      schema: { tags, summary: 'Create a bio page', description: ALIAS_NOTE, body: BioAddBody, response: { 200: BioCreated, ...errorResponses } },
+    },
+    async (req) => ({ error: 0 as const, ...(await addBio(ctx, accountOf(req).userId, req.body)) }),
+  );
+
+  app.put(
+    '/bio/:id/update',
+    {
+      schema: {
+        tags,
+        summary: 'Update a bio page',
+        params: IdParam,
+        body: BioUpdateBody,
+        response: message,
+        description: `Omitted fields are kept; links replaces the whole list. ${ALIAS_NOTE}`,
+      },
+    },
+    async (req) => {
+      await updateBio(ctx, accountOf(req).userId, req.params.id, req.body);
+      return ok('Bio page has been successfully updated.');
+    },
+  );
+
+  app.delete(
+    '/bio/:id/delete',
+    {
+      schema: { tags, summary: 'Delete a bio page; it also leaves every channel', params: IdParam, response: message },
+    },
+    async (req) => {
+      await deleteBio(ctx, accountOf(req).userId, req.params.id);
+      return ok('Bio page has been successfully deleted.');
+    },
+  );
 }

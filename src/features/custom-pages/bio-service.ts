@@ -14,7 +14,6 @@ import { checkName, defined } from './service.js';
 import type { Static } from 'typebox';
 import type { BioLink as BioLinkSchema, BioUpdateBody } from './schema.js';
 
-
 export type BioLink = Static<typeof BioLinkSchema>;
 
 /** The stored link list of a bio page, for the page renderer. */
@@ -31,7 +30,11 @@ const bioUrl = (ctx: AppContext, alias: string) => `${ctx.config.BASE_URL}/${ali
 
 export async function listBios(ctx: AppContext, userId: number, page: Page) {
   const [total, rows] = await Promise.all([repo.countOwned(ctx.db, 'bio_pages', userId), repo.listBios(ctx.db, userId, page)]);
-  return listData(page, total, rows.map((r) => ({ id: r.id, alias: r.alias, name: r.name, url: bioUrl(ctx, r.alias), date: r.created_at })));
+  return listData(
+    page,
+    total,
+    rows.map((r) => ({ id: r.id, alias: r.alias, name: r.name, url: bioUrl(ctx, r.alias), date: r.created_at })),
+  );
 }
 
 export async function getBio(ctx: AppContext, userId: number, id: number) {
@@ -73,7 +76,8 @@ function bioChanges(input: BioInput): Partial<BioFields> {
 
 /** Checks the alias is free, runs the write, maps a lost race to the same 409, then drops cached copies of the addresses. */
 async function saving<T>(ctx: AppContext, aliases: { next?: string; old?: string; exceptId?: number }, write: () => Promise<T>): Promise<T> {
-  if (aliases.next && aliases.next !== aliases.old && (await aliasTaken(ctx.db, 0, aliases.next, { bio: aliases.exceptId }))) throw fail('alias_taken');
+  if (aliases.next && aliases.next !== aliases.old && (await aliasTaken(ctx.db, 0, aliases.next, { bio: aliases.exceptId })))
+    throw fail('alias_taken');
   let result: T;
   try {
     result = await write();
@@ -89,8 +93,7 @@ async function saving<T>(ctx: AppContext, aliases: { next?: string; old?: string
 
 export async function addBio(ctx: AppContext, userId: number, input: BioInput & { alias: string; name: string }) {
   const fields = { description: '', avatar: '', links: '[]', ...bioChanges(input) } as BioFields;
-  const id = await saving(ctx, { next: fields.alias }, () =>
-    repo.insertBio(ctx.db, { ...fields, user_id: userId, created_at: nowTimestamp() }));
+  const id = await saving(ctx, { next: fields.alias }, () => repo.insertBio(ctx.db, { ...fields, user_id: userId, created_at: nowTimestamp() }));
   return { id, url: bioUrl(ctx, fields.alias) };
 }
 

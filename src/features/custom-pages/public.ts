@@ -29,8 +29,11 @@ export { bioAliasesTaken } from './repo.js';
 export const bioItemSource: ItemSource = {
   owns: (db, userId, id) => repo.ownsPage(db, 'bio_pages', userId, id),
   alive: repo.bioAlive,
-  views: async (ctx, ids) => new Map((await repo.biosByIds(ctx.db, ids)).map((b) => {
-    const url = `${ctx.config.BASE_URL}/${b.alias}`;
-    return [b.id, { title: b.name, preview: url, link: url, date: dateOnly(b.created_at) }];
-  })),
+  views: async (ctx, ids) =>
+    new Map(
+      (await repo.biosByIds(ctx.db, ids)).map((b) => {
+        const url = `${ctx.config.BASE_URL}/${b.alias}`;
+        return [b.id, { title: b.name, preview: url, link: url, date: dateOnly(b.created_at) }];
+      }),
+    ),
 };

@@ -24,7 +24,11 @@ export function findBioByAlias(db: Db, alias: string): Promise<BioRow | undefine
 }
 
 export async function countOwned(db: Db, table: PageTable, userId: number): Promise<number> {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -34,18 +38,36 @@ export async function ownsPage(db: Db, table: PageTable, userId: number, id: num
 }
 
 export function listSplash(db: Db, userId: number, page: Page) {
-  return db.selectFrom('splash_pages').select(['id', 'name', 'created_at'])
-    .where('user_id', '=', userId).orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+  return db
+    .selectFrom('splash_pages')
+    .select(['id', 'name', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
 }
 
 export function listOverlays(db: Db, userId: number, page: Page) {
-  return db.selectFrom('overlays').select(['id', 'type', 'name', 'created_at'])
-    .where('user_id', '=', userId).orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+  return db
+    .selectFrom('overlays')
+    .select(['id', 'type', 'name', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
 }
 
 export function listBios(db: Db, userId: number, page: Page) {
-  return db.selectFrom('bio_pages').select(['id', 'alias', 'name', 'created_at'])
-    .where('user_id', '=', userId).orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+  return db
+    .selectFrom('bio_pages')
+    .select(['id', 'alias', 'name', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
 }
 
 type Stamp = { user_id: number; created_at: string };
@@ -107,7 +129,12 @@ export function findOwnBioRow(db: Db, userId: number, id: number): Promise<BioRo
 export async function bioAliasesTaken(db: Db, aliases: string[], exceptId = 0): Promise<Set<string>> {
   const taken = new Set<string>();
   for (let at = 0; at < aliases.length; at += 500) {
-    const rows = await db.selectFrom('bio_pages').select('alias').where('alias', 'in', aliases.slice(at, at + 500)).where('id', '!=', exceptId).execute();
+    const rows = await db
+      .selectFrom('bio_pages')
+      .select('alias')
+      .where('alias', 'in', aliases.slice(at, at + 500))
+      .where('id', '!=', exceptId)
+      .execute();
     for (const row of rows) taken.add(row.alias);
   }
   return taken;

@@ -11,7 +11,6 @@ import type { OverlayUpdateBody, SplashUpdateBody } from './schema.js';
 
 const OVERLAY_TYPES: readonly string[] = ['message', 'contact'];
 
-
 /** A required name: present names must not be blank. */
 export function checkName(name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
@@ -27,12 +26,20 @@ export function defined<T extends object>(fields: T): Partial<T> {
 
 export async function listSplash(ctx: AppContext, userId: number, page: Page) {
   const [total, rows] = await Promise.all([repo.countOwned(ctx.db, 'splash_pages', userId), repo.listSplash(ctx.db, userId, page)]);
-  return listData(page, total, rows.map((r) => ({ id: r.id, name: r.name, date: r.created_at })));
+  return listData(
+    page,
+    total,
+    rows.map((r) => ({ id: r.id, name: r.name, date: r.created_at })),
+  );
 }
 
 export async function listOverlays(ctx: AppContext, userId: number, page: Page) {
   const [total, rows] = await Promise.all([repo.countOwned(ctx.db, 'overlays', userId), repo.listOverlays(ctx.db, userId, page)]);
-  return listData(page, total, rows.map((r) => ({ id: r.id, type: r.type, name: r.name, date: r.created_at })));
+  return listData(
+    page,
+    total,
+    rows.map((r) => ({ id: r.id, type: r.type, name: r.name, date: r.created_at })),
+  );
 }
 
 export async function getSplash(ctx: AppContext, userId: number, id: number) {

@@ -10,8 +10,16 @@ import { loadAssets, pickEncoding, type Asset } from './assets.js';
  * (a link's meta image in the social-card preview) or data: (a QR logo being chosen, the live QR preview).
  */
 export const DASHBOARD_CSP = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: https:", "connect-src 'self'",
-  "font-src 'self'", "manifest-src 'self'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: https:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 const HEADERS = { ...PAGE_HEADERS, 'content-security-policy': DASHBOARD_CSP };
@@ -33,7 +41,8 @@ export const dashboardRoutes: Feature = async (app, { ctx }) => {
     if (!file && path.startsWith('assets/')) return reply.callNotFound();
     const asset = file ?? assets.get('index.html')!;
     const { body, encoding } = pickEncoding(asset, String(req.headers['accept-encoding'] ?? ''));
-    reply.headers(asset.type.startsWith('text/html') ? HEADERS : { 'x-content-type-options': 'nosniff' })
+    reply
+      .headers(asset.type.startsWith('text/html') ? HEADERS : { 'x-content-type-options': 'nosniff' })
       .header('content-type', asset.type)
       .header('cache-control', asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
       .header('vary', 'accept-encoding');

@@ -47,5 +47,8 @@ export async function hostPointsAtTargets(host: string, targets: string[]): Prom
     lookupRecords(host),
     ...targets.map((target) => (isIP(bare(target)) ? Promise.resolve(undefined) : lookupRecords(bare(target)))),
   ]);
-  return pointsAt(records!, targets.map((target, i) => ({ target, records: targetRecords[i] })));
+  return pointsAt(
+    records!,
+    targets.map((target, i) => ({ target, records: targetRecords[i] })),
+  );
 }

@@ -4,13 +4,15 @@ import type { DomainRow } from '../../db/types.js';
 import type { Page } from '../../lib/pagination.js';
 
 export function listDomains(db: Db, userId: number, page: Page): Promise<DomainRow[]> {
-  return db.selectFrom('domains').selectAll().where('user_id', '=', userId)
-    .orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+  return db.selectFrom('domains').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
 }
 
 export async function countDomains(db: Db, userId: number): Promise<number> {
-  const row = await db.selectFrom('domains').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('domains')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -31,11 +33,7 @@ export async function insertDomain(
   return inserted.id;
 }
 
-export async function updateDomain(
-  db: Db,
-  id: number,
-  changes: { redirect_root?: string; redirect_404?: string },
-): Promise<void> {
+export async function updateDomain(db: Db, id: number, changes: { redirect_root?: string; redirect_404?: string }): Promise<void> {
   await db.updateTable('domains').set(changes).where('id', '=', id).execute();
 }
 
@@ -55,5 +53,5 @@ export function domainAddressOf(domainIdColumn: string) {
 }
 
 /** The redirect's read of a branded host, prepared once by redirect/resolve (keep it one indexed lookup). */
-export const publicDomainQuery = (db: Db, host: string) => db.selectFrom('domains')
-  .select(['id', 'user_id', 'host', 'scheme', 'redirect_root', 'redirect_404']).where('host', '=', host);
+export const publicDomainQuery = (db: Db, host: string) =>
+  db.selectFrom('domains').select(['id', 'user_id', 'host', 'scheme', 'redirect_root', 'redirect_404']).where('host', '=', host);

@@ -116,7 +116,12 @@ export async function deleteDomain(ctx: AppContext, userId: number, id: number):
  * null for the service's own host (the default domain), undefined when no domain of the caller's is there.
  */
 export async function ownDomainAt(ctx: AppContext, userId: number, value: string): Promise<DomainRow | null | undefined> {
-  const host = normalizeHost(value.trim().replace(/^https?:\/\//i, '').replace(/\/$/, ''));
+  const host = normalizeHost(
+    value
+      .trim()
+      .replace(/^https?:\/\//i, '')
+      .replace(/\/$/, ''),
+  );
   if (host && host === ctx.config.DEFAULT_HOST) return null;
   const row = host ? await repo.findDomainByHost(ctx.db, host) : undefined;
   return row?.user_id === userId ? row : undefined;
@@ -126,13 +131,13 @@ export async function ownDomainAt(ctx: AppContext, userId: number, value: string
  * The caller's branded domain named by a link request ("https://go.example.com" or "go.example.com");
  * null for the default domain (absent, false, "" or the service's own host).
  */
-export async function resolveLinkDomain(
-  ctx: AppContext,
-  userId: number,
-  value: string | boolean | null | undefined,
-): Promise<DomainRow | null> {
+export async function resolveLinkDomain(ctx: AppContext, userId: number, value: string | boolean | null | undefined): Promise<DomainRow | null> {
   if (value === undefined || value === null || value === false || (typeof value === 'string' && value.trim() === '')) return null;
   const row = typeof value === 'string' ? await ownDomainAt(ctx, userId, value) : undefined;
-  if (row === undefined) throw fail('invalid_field', `Unknown domain "${String(value)}": use one of your branded domains from GET /api/domains, or leave it out for the default domain.`);
+  if (row === undefined)
+    throw fail(
+      'invalid_field',
+      `Unknown domain "${String(value)}": use one of your branded domains from GET /api/domains, or leave it out for the default domain.`,
+    );
   return row;
 }

@@ -25,7 +25,12 @@ export { invalidateLinks } from './invalidate.js';
 export async function aliasesTaken(db: Db, domainId: number, aliases: string[], except: { link?: number; bio?: number } = {}): Promise<Set<string>> {
   const taken = await repo.linkAliasesTaken(db, domainId, aliases, except.link);
   if (domainId !== 0) return taken;
-  for (const alias of await linkNeighbours().bioAliasesTaken(db, aliases.filter((a) => !taken.has(a)), except.bio)) taken.add(alias);
+  for (const alias of await linkNeighbours().bioAliasesTaken(
+    db,
+    aliases.filter((a) => !taken.has(a)),
+    except.bio,
+  ))
+    taken.add(alias);
   return taken;
 }
 
@@ -76,10 +81,16 @@ export async function forgetAccountLinks(trx: Db, userId: number): Promise<void>
 export const linkItemSource: ItemSource = {
   owns: repo.ownsLink,
   alive: repo.linkAlive,
-  views: async (ctx, ids) => new Map((await repo.linkSummaries(ctx.db, ids)).map((l) => [l.id, {
-    title: l.title || l.meta_title || l.long_url,
-    preview: l.long_url,
-    link: shortUrl(ctx.config, l.scheme && l.host ? { scheme: l.scheme, host: l.host } : null, l.alias),
-    date: dateOnly(l.created_at),
-  }])),
+  views: async (ctx, ids) =>
+    new Map(
+      (await repo.linkSummaries(ctx.db, ids)).map((l) => [
+        l.id,
+        {
+          title: l.title || l.meta_title || l.long_url,
+          preview: l.long_url,
+          link: shortUrl(ctx.config, l.scheme && l.host ? { scheme: l.scheme, host: l.host } : null, l.alias),
+          date: dateOnly(l.created_at),
+        },
+      ]),
+    ),
 };

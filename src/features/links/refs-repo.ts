@@ -18,7 +18,8 @@ export interface CampaignLinkRow {
 
 /** The campaign's links in a stable order, with their domain for short URLs and cache keys. */
 export function campaignLinks(db: Db, campaignId: number, limit: number): Promise<CampaignLinkRow[]> {
-  return db.selectFrom('links')
+  return db
+    .selectFrom('links')
     .select(['links.id', 'links.user_id', 'links.alias', 'links.title', 'links.meta_title', 'links.long_url', 'links.password_hash', 'links.expiry'])
     .select(domainAddressOf('links.domain_id'))
     .where('links.campaign_id', '=', campaignId)
@@ -61,6 +62,10 @@ export async function detachPage(db: Db, kind: PageKind, id: number): Promise<nu
   const { column, type } = PAGE_USE[kind];
   const ids = await linksUsing(db, kind, id);
   await db.updateTable('links').set({ type: 'direct' }).where(column, '=', id).where('type', '=', type).execute();
-  await db.updateTable('links').set({ [column]: null }).where(column, '=', id).execute();
+  await db
+    .updateTable('links')
+    .set({ [column]: null })
+    .where(column, '=', id)
+    .execute();
   return ids;
 }

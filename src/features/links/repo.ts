@@ -57,8 +57,12 @@ export function listLinks(db: Db, userId: number, page: Page, order: LinkOrder, 
 }
 
 export async function countLinks(db: Db, userId: number, filter: LinkFilter = {}): Promise<number> {
-  const row = await db.selectFrom('links').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('links.user_id', '=', userId).where(matches(filter)).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('links')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('links.user_id', '=', userId)
+    .where(matches(filter))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -69,8 +73,13 @@ const IN_LIST = 500;
 export async function linkAliasesTaken(db: Db, domainId: number, aliases: string[], exceptId = 0): Promise<Set<string>> {
   const taken = new Set<string>();
   for (let at = 0; at < aliases.length; at += IN_LIST) {
-    const rows = await db.selectFrom('links').select('alias').where('domain_id', '=', domainId)
-      .where('alias', 'in', aliases.slice(at, at + IN_LIST)).where('id', '!=', exceptId).execute();
+    const rows = await db
+      .selectFrom('links')
+      .select('alias')
+      .where('domain_id', '=', domainId)
+      .where('alias', 'in', aliases.slice(at, at + IN_LIST))
+      .where('id', '!=', exceptId)
+      .execute();
     for (const row of rows) taken.add(row.alias);
   }
   return taken;
@@ -96,15 +105,22 @@ export async function insertLinkRows(db: Db, rows: NewLink[], between?: () => Pr
   const ids = new Map<string, number>();
   for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
     await between?.();
-    const inserted = await db.insertInto('links').values(rows.slice(at, at + ROWS_PER_INSERT))
-      .returning(['id', 'domain_id', 'alias']).execute();
+    const inserted = await db
+      .insertInto('links')
+      .values(rows.slice(at, at + ROWS_PER_INSERT))
+      .returning(['id', 'domain_id', 'alias'])
+      .execute();
     for (const row of inserted) ids.set(`${row.domain_id}/${row.alias}`, row.id);
   }
   return ids;
 }
 
 export async function updateLink(db: Db, id: number, changes: LinkUpdate): Promise<void> {
-  await db.updateTable('links').set({ ...changes, updated_at: nowTimestamp() }).where('id', '=', id).execute();
+  await db
+    .updateTable('links')
+    .set({ ...changes, updated_at: nowTimestamp() })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Removes the link with its channel entries, pixel assignments and statistics, in one transaction. */
@@ -125,10 +141,16 @@ export type ExportedLink = LinkRow & { host: string | null; scheme: string | nul
  * this until one comes back short, so it never holds more than a page whatever the account's size.
  */
 export function exportPage(db: Db, userId: number, afterId: number, limit: number): Promise<ExportedLink[]> {
-  return db.selectFrom('links').selectAll('links').select(domainAddressOf('links.domain_id'))
+  return db
+    .selectFrom('links')
+    .selectAll('links')
+    .select(domainAddressOf('links.domain_id'))
     .select([clickCount('link', 'links.id').as('clicks'), uniqueCount('link', 'links.id').as('uniques')])
-    .where('links.user_id', '=', userId).where('links.id', '>', afterId)
-    .orderBy('links.id').limit(limit).execute();
+    .where('links.user_id', '=', userId)
+    .where('links.id', '>', afterId)
+    .orderBy('links.id')
+    .limit(limit)
+    .execute();
 }
 
 /** The alias and branded host (null: the default domain) each of the given links is served under now. */
@@ -162,9 +184,11 @@ export function linkAlive(idColumn: string, userId: number): Expression<SqlBool>
 /** Title parts and address of links, for lists of other features (channels, visit logs). */
 export function linkSummaries(db: Db, ids: number[], userId?: number) {
   if (ids.length === 0) return Promise.resolve([]);
-  let query = db.selectFrom('links')
+  let query = db
+    .selectFrom('links')
     .select(['links.id', 'links.alias', 'links.title', 'links.meta_title', 'links.long_url', 'links.created_at'])
-    .select(domainAddressOf('links.domain_id')).where('links.id', 'in', ids);
+    .select(domainAddressOf('links.domain_id'))
+    .where('links.id', 'in', ids);
   if (userId !== undefined) query = query.where('links.user_id', '=', userId);
   return query.execute();
 }
@@ -175,15 +199,38 @@ export function noLinkOn(domainId: number): Expression<SqlBool> {
 }
 
 export async function countLinksOn(db: Db, domainId: number): Promise<number> {
-  const row = await db.selectFrom('links').select((eb) => eb.fn.countAll<number>().as('n')).where('domain_id', '=', domainId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('links')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('domain_id', '=', domainId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** The redirect's row read, prepared once by redirect/resolve: keep it one indexed lookup with these columns. */
-export const publicLinkQuery = (db: Db, domainId: number, alias: string) => db.selectFrom('links')
-  .select([
-    'id', 'user_id', 'alias', 'long_url', 'title', 'description', 'type', 'splash_id', 'overlay_id', 'password_hash',
-    'expiry', 'geo_targets', 'device_targets', 'language_targets', 'parameters', 'meta_title', 'meta_description', 'meta_image',
-  ])
-  .select(linkHasPixels)
-  .where('domain_id', '=', domainId).where('alias', '=', alias);
+export const publicLinkQuery = (db: Db, domainId: number, alias: string) =>
+  db
+    .selectFrom('links')
+    .select([
+      'id',
+      'user_id',
+      'alias',
+      'long_url',
+      'title',
+      'description',
+      'type',
+      'splash_id',
+      'overlay_id',
+      'password_hash',
+      'expiry',
+      'geo_targets',
+      'device_targets',
+      'language_targets',
+      'parameters',
+      'meta_title',
+      'meta_description',
+      'meta_image',
+    ])
+    .select(linkHasPixels)
+    .where('domain_id', '=', domainId)
+    .where('alias', '=', alias);

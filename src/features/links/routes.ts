@@ -3,7 +3,19 @@ import { accountOf, type Feature } from '../../http/types.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { bodyChecker } from '../../http/validation.js';
 import { addLinks, passwordItems } from './write/bulk.js';
-import { BulkBody, BulkCreated, LinkBody, LinkCreated, LinkDetail, LinkDetailQuery, LinkList, LinkListQuery, LinkUpdated, MAX_BULK, type LinkInput } from './schema.js';
+import {
+  BulkBody,
+  BulkCreated,
+  LinkBody,
+  LinkCreated,
+  LinkDetail,
+  LinkDetailQuery,
+  LinkList,
+  LinkListQuery,
+  LinkUpdated,
+  MAX_BULK,
+  type LinkInput,
+} from './schema.js';
 import { addLink, deleteLink, getLink, listLinks, updateLink } from './service.js';
 
 const tags = ['links'];
@@ -15,82 +27,110 @@ const WRITE_RULES =
   'Extensions: `title`, `description`, `pixels` (your pixel ids), `campaign` (your campaign id), `channel` (your channel id).';
 
 export const linkRoutes: Feature = async (app, { ctx }) => {
-  app.get('/urls', {
-    schema: {
-      tags,
-      summary: 'Short links of the account',
-      description: '`order=click` sorts by clicks (most first), anything else by date (newest first); `q` searches alias, long URL, title and meta title. `title`/`description` are the ones set through the extension fields, else `metatitle`/`metadescription`. ' +
-        'Extensions: `campaign` (a campaign id), `channel` (a channel id) and `domain` (a branded domain\'s address, or the service\'s own host for the default domain) ' +
-        'keep only the matching links; they combine with each other, with `q`, the order and the pages, and `result` counts the matching links. ' +
-        'A campaign, channel or domain that is not yours answers 404 `not_found`, as GET /api/stats/clicks does for its campaign and channel.',
-      querystring: LinkListQuery,
-      response: { 200: LinkList, ...errorResponses },
+  app.get(
+    '/urls',
+    {
+      schema: {
+        tags,
+        summary: 'Short links of the account',
+        description:
+          '`order=click` sorts by clicks (most first), anything else by date (newest first); `q` searches alias, long URL, title and meta title. `title`/`description` are the ones set through the extension fields, else `metatitle`/`metadescription`. ' +
+          "Extensions: `campaign` (a campaign id), `channel` (a channel id) and `domain` (a branded domain's address, or the service's own host for the default domain) " +
+          'keep only the matching links; they combine with each other, with `q`, the order and the pages, and `result` counts the matching links. ' +
+          'A campaign, channel or domain that is not yours answers 404 `not_found`, as GET /api/stats/clicks does for its campaign and channel.',
+        querystring: LinkListQuery,
+        response: { 200: LinkList, ...errorResponses },
+      },
     },
-  }, async (req) => listEnvelope('urls', await listLinks(ctx, accountOf(req).userId, req.query)));
+    async (req) => listEnvelope('urls', await listLinks(ctx, accountOf(req).userId, req.query)),
+  );
 
-  app.get('/url/:id', {
-    schema: {
-      tags,
-      summary: 'One short link with its statistics',
-      description: 'Extension: with `from` and/or `to` (`YYYY-MM-DD`, UTC, both included; default the first and the last day), `clicks` and ' +
-        '`uniqueClicks` count that range only, summed from the link\'s click series (see GET /api/url/{id}/clicks: clicks before the series ' +
-        'existed are not in it). The label maps (countries, referrers, browsers, OSes, social networks) are kept as running totals, not per ' +
-        'day, so they always cover all time.',
-      params: IdParam,
-      querystring: LinkDetailQuery,
-      response: { 200: LinkDetail, ...errorResponses },
+  app.get(
+    '/url/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One short link with its statistics',
+        description:
+          'Extension: with `from` and/or `to` (`YYYY-MM-DD`, UTC, both included; default the first and the last day), `clicks` and ' +
+          "`uniqueClicks` count that range only, summed from the link's click series (see GET /api/url/{id}/clicks: clicks before the series " +
+          'existed are not in it). The label maps (countries, referrers, browsers, OSes, social networks) are kept as running totals, not per ' +
+          'day, so they always cover all time.',
+        params: IdParam,
+        querystring: LinkDetailQuery,
+        response: { 200: LinkDetail, ...errorResponses },
+      },
     },
-  }, async (req) => getLink(ctx, accountOf(req).userId, req.params.id, req.query));
+    async (req) => getLink(ctx, accountOf(req).userId, req.params.id, req.query),
+  );
 
-  app.post('/url/add', {
-    schema: { tags, summary: 'Shorten a long URL', description: WRITE_RULES, body: LinkBody, response: { 200: LinkCreated, ...errorResponses } },
-  }, async (req) => ({ error: 0 as const, ...(await addLink(ctx, accountOf(req).userId, req.body)) }));
+  app.post(
+    '/url/add',
+    {
+      schema: { tags, summary: 'Shorten a long URL', description: WRITE_RULES, body: LinkBody, response: { 200: LinkCreated, ...errorResponses } },
+    },
+    async (req) => ({ error: 0 as const, ...(await addLink(ctx, accountOf(req).userId, req.body)) }),
+  );
 
   const checkLink = bodyChecker(LinkBody);
-  app.post('/urls/bulk', {
-    schema: {
-      tags,
-      summary: 'Shorten many long URLs in one call (extension)',
-      description: `\`{"urls":[…]}\` with 1 to ${MAX_BULK} items, each the body of \`POST /api/url/add\` under the same rules. ` +
-        'Answers `{"error":0,"data":[…]}` with one result per item in the order sent: `{"error":0,"id":…,"shorturl":…}` or ' +
-        '`{"error":1,"message":…,"code":…}`. A failed item fails alone. The call counts once against the rate limit, plus once per item ' +
-        'that carries a password (hashing one is the costly part): a call over the remaining budget is refused whole with 429 before any item is created.',
-      body: BulkBody,
-      response: { 200: BulkCreated, ...errorResponses },
+  app.post(
+    '/urls/bulk',
+    {
+      schema: {
+        tags,
+        summary: 'Shorten many long URLs in one call (extension)',
+        description:
+          `\`{"urls":[…]}\` with 1 to ${MAX_BULK} items, each the body of \`POST /api/url/add\` under the same rules. ` +
+          'Answers `{"error":0,"data":[…]}` with one result per item in the order sent: `{"error":0,"id":…,"shorturl":…}` or ' +
+          '`{"error":1,"message":…,"code":…}`. A failed item fails alone. The call counts once against the rate limit, plus once per item ' +
+          'that carries a password (hashing one is the costly part): a call over the remaining budget is refused whole with 429 before any item is created.',
+        body: BulkBody,
+        response: { 200: BulkCreated, ...errorResponses },
+      },
     },
-  }, async (req) => {
-    const parse = (item: unknown): LinkInput => {
-      const failure = checkLink(item);
-      if (failure) throw failure;
-      return item as LinkInput;
-    };
-    await req.chargeUnits(passwordItems(req.body.urls));
-    return { error: 0 as const, data: await addLinks(ctx, accountOf(req).userId, req.body.urls, parse) };
-  });
+    async (req) => {
+      const parse = (item: unknown): LinkInput => {
+        const failure = checkLink(item);
+        if (failure) throw failure;
+        return item as LinkInput;
+      };
+      await req.chargeUnits(passwordItems(req.body.urls));
+      return { error: 0 as const, data: await addLinks(ctx, accountOf(req).userId, req.body.urls, parse) };
+    },
+  );
 
-  app.put('/url/:id/update', {
-    schema: {
-      tags,
-      summary: 'Change a short link',
-      description: `\`url\` is required; every other field left out stays as it is. \`custom\` changes the alias; \`password: ""\` removes the password; ` +
-        `\`expiry: null\` or "" removes the expiry; \`pixels\` replaces the link's pixels; \`channel\` adds the link to that channel. ` +
-        `\`type\` accepts direct, frame, splash or a splash page id (not overlays). ${WRITE_RULES}`,
-      params: IdParam,
-      body: LinkBody,
-      response: { 200: LinkUpdated, ...errorResponses },
+  app.put(
+    '/url/:id/update',
+    {
+      schema: {
+        tags,
+        summary: 'Change a short link',
+        description:
+          `\`url\` is required; every other field left out stays as it is. \`custom\` changes the alias; \`password: ""\` removes the password; ` +
+          `\`expiry: null\` or "" removes the expiry; \`pixels\` replaces the link's pixels; \`channel\` adds the link to that channel. ` +
+          `\`type\` accepts direct, frame, splash or a splash page id (not overlays). ${WRITE_RULES}`,
+        params: IdParam,
+        body: LinkBody,
+        response: { 200: LinkUpdated, ...errorResponses },
+      },
     },
-  }, async (req) => ({ error: 0 as const, ...(await updateLink(ctx, accountOf(req).userId, req.params.id, req.body)) }));
+    async (req) => ({ error: 0 as const, ...(await updateLink(ctx, accountOf(req).userId, req.params.id, req.body)) }),
+  );
 
-  app.delete('/url/:id/delete', {
-    schema: {
-      tags,
-      summary: 'Delete a short link',
-      description: 'Also removes it from its channels and drops its pixel assignments. Its public address stops serving at once.',
-      params: IdParam,
-      response: { 200: OkMessage, ...errorResponses },
+  app.delete(
+    '/url/:id/delete',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a short link',
+        description: 'Also removes it from its channels and drops its pixel assignments. Its public address stops serving at once.',
+        params: IdParam,
+        response: { 200: OkMessage, ...errorResponses },
+      },
     },
-  }, async (req) => {
-    await deleteLink(ctx, accountOf(req).userId, req.params.id);
-    return ok('Link has been deleted successfully.');
-  });
+    async (req) => {
+      await deleteLink(ctx, accountOf(req).userId, req.params.id);
+      return ok('Link has been deleted successfully.');
+    },
+  );
 };

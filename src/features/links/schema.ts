@@ -11,13 +11,23 @@ const Targets = <T extends Parameters<typeof Type.Object>[0]>(item: T, descripti
 export const LinkBody = Type.Object({
   url: Url('Long URL to shorten: http or https, at most 8192 characters; stored as sent (trimmed)'),
   custom: Type.Optional(Type.String({ description: 'Custom alias: 3 to 64 letters, digits, - or _; case is kept. On update it changes the alias.' })),
-  type: Type.Optional(Type.String({
-    description: '`direct` (default), `frame`, `splash` (default splash page), the id of one of your splash pages as a string, or on add `overlay-{id}` for one of your overlays',
-  })),
-  password: Type.Optional(Type.String({ maxLength: 256, description: 'Any non-empty text up to 256 characters; "" means none (on update it removes the password). Never returned.' })),
-  domain: Type.Optional(Type.Union([Type.String(), Type.Boolean(), Type.Null()], {
-    description: 'One of your branded domains, with or without its scheme; false, "" or absent = the default domain',
-  })),
+  type: Type.Optional(
+    Type.String({
+      description:
+        '`direct` (default), `frame`, `splash` (default splash page), the id of one of your splash pages as a string, or on add `overlay-{id}` for one of your overlays',
+    }),
+  ),
+  password: Type.Optional(
+    Type.String({
+      maxLength: 256,
+      description: 'Any non-empty text up to 256 characters; "" means none (on update it removes the password). Never returned.',
+    }),
+  ),
+  domain: Type.Optional(
+    Type.Union([Type.String(), Type.Boolean(), Type.Null()], {
+      description: 'One of your branded domains, with or without its scheme; false, "" or absent = the default domain',
+    }),
+  ),
   expiry: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: '`YYYY-MM-DD HH:MM:SS` (UTC); null or "" = no expiry' })),
   geotarget: Targets({ location: Type.String(), link: Url('http(s) URL') }, 'Location name (stored lower-case) and target URL'),
   devicetarget: Targets({ device: Type.String(), link: Url('http(s) URL') }, 'Device name (stored lower-case) and target URL'),
@@ -28,7 +38,9 @@ export const LinkBody = Type.Object({
   metatitle: Type.Optional(Type.String({ maxLength: 500 })),
   metadescription: Type.Optional(Type.String({ maxLength: 2000 })),
   metaimage: Type.Optional(Type.String({ description: 'http(s) URL of a jpg or png image, or ""' })),
-  pixels: Type.Optional(Type.Array(Type.Integer(), { maxItems: 100, description: 'Ids of your pixels; on update the list replaces the current one' })),
+  pixels: Type.Optional(
+    Type.Array(Type.Integer(), { maxItems: 100, description: 'Ids of your pixels; on update the list replaces the current one' }),
+  ),
   campaign: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'Id of one of your campaigns; null or 0 removes it (update)' })),
   channel: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'Id of one of your channels the link is added to' })),
 });
@@ -40,10 +52,13 @@ export const LinkListQuery = Type.Object({
   q: Type.Optional(Type.String({ description: 'Search in alias, long URL, title and meta title (case-insensitive)' })),
   campaign: Type.Optional(Id('Extension: only the links of this campaign of yours (404 when it is not yours)')),
   channel: Type.Optional(Id('Extension: only the links in this channel of yours (404 when it is not yours)')),
-  domain: Type.Optional(Type.String({
-    description: 'Extension: only the links on this branded domain of yours, named as a link\'s `domain` field names it ' +
-      '(`https://go.example.com` or `go.example.com`, any spelling; 404 when it is not yours); the service\'s own host means the default domain; "" = any',
-  })),
+  domain: Type.Optional(
+    Type.String({
+      description:
+        "Extension: only the links on this branded domain of yours, named as a link's `domain` field names it " +
+        '(`https://go.example.com` or `go.example.com`, any spelling; 404 when it is not yours); the service\'s own host means the default domain; "" = any',
+    }),
+  ),
 });
 
 export const LinkDetailQuery = Type.Object({
@@ -97,7 +112,9 @@ export const LinkUpdated = Type.Object({ error: Type.Literal(0), id: Type.Intege
 export const MAX_BULK = 1000;
 export const BulkBody = Type.Object({
   urls: Type.Array(Type.Unknown({ description: 'The body of `POST /api/url/add`' }), {
-    minItems: 1, maxItems: MAX_BULK, description: `1 to ${MAX_BULK} links, each the body of \`POST /api/url/add\``,
+    minItems: 1,
+    maxItems: MAX_BULK,
+    description: `1 to ${MAX_BULK} links, each the body of \`POST /api/url/add\``,
   }),
 });
 const BulkFailure = Type.Object({ error: Type.Literal(1), message: Type.String(), code: Type.String() });

@@ -38,7 +38,11 @@ export async function listLinks(ctx: AppContext, userId: number, query: ListQuer
   const order = query.order?.trim().toLowerCase() === 'click' ? 'click' : 'date';
   const filter = await listFilter(ctx, userId, query);
   const [total, rows] = await Promise.all([repo.countLinks(ctx.db, userId, filter), repo.listLinks(ctx.db, userId, page, order, filter)]);
-  return listData(page, total, rows.map((row) => toEntry(ctx.config, row)));
+  return listData(
+    page,
+    total,
+    rows.map((row) => toEntry(ctx.config, row)),
+  );
 }
 
 async function ownLink(ctx: AppContext, userId: number, id: number) {

@@ -10,7 +10,6 @@ import { neutralPixelType, PIXEL_TAG, PIXEL_TYPES } from './types.js';
 import type { Static } from 'typebox';
 import type { PixelSchema } from './schema.js';
 
-
 export type PixelView = Static<typeof PixelSchema>;
 
 function toView(row: PixelRow): PixelView {

@@ -1,13 +1,35 @@
 /** The spec's pixel types, in the order of its source list. */
 export const PIXEL_TYPES = [
-  'tagmanagerpixel', 'analyticspixel', 'socialnetworkpixel', 'adspixel', 'professionalnetworkpixel', 'microblogpixel',
-  'retargetingpixel', 'questionsitepixel', 'pinboard', 'searchengine', 'chatapp', 'forum', 'shortvideo',
+  'tagmanagerpixel',
+  'analyticspixel',
+  'socialnetworkpixel',
+  'adspixel',
+  'professionalnetworkpixel',
+  'microblogpixel',
+  'retargetingpixel',
+  'questionsitepixel',
+  'pinboard',
+  'searchengine',
+  'chatapp',
+  'forum',
+  'shortvideo',
 ] as const;
 
 /** The provider identifiers older clients send, position for position with PIXEL_TYPES. */
 const PROVIDER_TYPES = [
-  'gtmpixel', 'gapixel', 'fbpixel', 'adwordspixel', 'linkedinpixel', 'twitterpixel',
-  'adrollpixel', 'quorapixel', 'pinterest', 'bing', 'snapchat', 'reddit', 'tiktok',
+  'gtmpixel',
+  'gapixel',
+  'fbpixel',
+  'adwordspixel',
+  'linkedinpixel',
+  'twitterpixel',
+  'adrollpixel',
+  'quorapixel',
+  'pinterest',
+  'bing',
+  'snapchat',
+  'reddit',
+  'tiktok',
 ] as const;
 
 export type PixelType = (typeof PIXEL_TYPES)[number];

@@ -16,8 +16,11 @@ export async function forgetAccountQrs(trx: Db, userId: number): Promise<void> {
 export const qrItemSource: ItemSource = {
   owns: repo.ownsQr,
   alive: repo.qrAlive,
-  views: async (ctx, ids) => new Map((await repo.qrNames(ctx.db, ids)).map((q) => {
-    const url = `${ctx.config.BASE_URL}/qr/${q.slug}`;
-    return [q.id, { title: q.name, preview: url, link: url, date: dateOnly(q.created_at) }];
-  })),
+  views: async (ctx, ids) =>
+    new Map(
+      (await repo.qrNames(ctx.db, ids)).map((q) => {
+        const url = `${ctx.config.BASE_URL}/qr/${q.slug}`;
+        return [q.id, { title: q.name, preview: url, link: url, date: dateOnly(q.created_at) }];
+      }),
+    ),
 };

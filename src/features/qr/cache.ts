@@ -66,11 +66,14 @@ declare module 'fastify' {
 }
 
 /** Decorates the app with its QR caches and closes them with it; not encapsulated, so the app (and a test) can see them. */
-export const qrCachesPlugin = fp<FeatureOptions>(async (app, { ctx }) => {
-  const caches = createQrCaches(ctx);
-  app.decorate('qrCaches', caches);
-  app.addHook('onClose', async () => caches.close());
-}, { name: 'qr-caches' });
+export const qrCachesPlugin = fp<FeatureOptions>(
+  async (app, { ctx }) => {
+    const caches = createQrCaches(ctx);
+    app.decorate('qrCaches', caches);
+    app.addHook('onClose', async () => caches.close());
+  },
+  { name: 'qr-caches' },
+);
 
 /**
  * Runs PNG renders one after another: each uses libvips threads, and a burst of cache misses run at once

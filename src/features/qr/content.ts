@@ -48,7 +48,8 @@ const wifi: Kind = {
   encode: (c) =>
     `WIFI:T:${s(c.encryption)};S:${wifiEscape(s(c.ssid))};` +
     (c.encryption === 'nopass' ? '' : `P:${wifiEscape(s(c.password))};`) +
-    (c.hidden ? 'H:true;' : '') + ';',
+    (c.hidden ? 'H:true;' : '') +
+    ';',
   title: (c) => s(c.ssid),
 };
 
@@ -75,9 +76,15 @@ const vcard: Kind = {
     };
   },
   encode(c) {
-    const optional: Array<[string, string]> = [['ORG', s(c.organization)], ['TEL', s(c.phone)], ['EMAIL', s(c.email)], ['URL', s(c.website)]];
+    const optional: Array<[string, string]> = [
+      ['ORG', s(c.organization)],
+      ['TEL', s(c.phone)],
+      ['EMAIL', s(c.email)],
+      ['URL', s(c.website)],
+    ];
     return [
-      'BEGIN:VCARD', 'VERSION:3.0',
+      'BEGIN:VCARD',
+      'VERSION:3.0',
       `N:${vcardEscape(s(c.lastname))};${vcardEscape(s(c.firstname))};;;`,
       `FN:${vcardEscape(vcard.title(c))}`,
       ...optional.filter(([, v]) => v !== '').map(([k, v]) => `${k}:${vcardEscape(v)}`),

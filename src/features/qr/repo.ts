@@ -12,10 +12,20 @@ const scans = () => clickCount('qr', 'qr_codes.id').as('scans');
 export type QrSummary = Pick<QrRow, (typeof SUMMARY)[number]> & { scans: number };
 
 export async function listQrs(db: Db, userId: number, page: Page): Promise<{ total: number; rows: QrSummary[] }> {
-  const count = await db.selectFrom('qr_codes').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('user_id', '=', userId).executeTakeFirstOrThrow();
-  const rows = await db.selectFrom('qr_codes').select(SUMMARY).select(scans()).where('user_id', '=', userId)
-    .orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+  const count = await db
+    .selectFrom('qr_codes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  const rows = await db
+    .selectFrom('qr_codes')
+    .select(SUMMARY)
+    .select(scans())
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
   return { total: Number(count.n), rows };
 }
 
@@ -25,14 +35,21 @@ export function findQrSummary(db: Db, userId: number, id: number): Promise<QrSum
 
 /** What an update needs to merge the new values with the stored ones. */
 export function findQrForUpdate(db: Db, userId: number, id: number) {
-  return db.selectFrom('qr_codes').select(['id', 'slug', 'type', 'foreground', 'background'])
-    .where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return db
+    .selectFrom('qr_codes')
+    .select(['id', 'slug', 'type', 'foreground', 'background'])
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 /** Everything the public image and scan addresses need. */
 export function findQrBySlug(db: Db, slug: string) {
-  return db.selectFrom('qr_codes').select(['id', 'type', 'data', 'payload', 'foreground', 'background', 'logo'])
-    .where('slug', '=', slug).executeTakeFirst();
+  return db
+    .selectFrom('qr_codes')
+    .select(['id', 'type', 'data', 'payload', 'foreground', 'background', 'logo'])
+    .where('slug', '=', slug)
+    .executeTakeFirst();
 }
 
 export function findScanTarget(db: Db, slug: string) {
@@ -51,8 +68,7 @@ export async function updateQr(db: Db, userId: number, id: number, changes: Upda
 /** Deletes a code with its channel entries and statistics; returns its slug, or undefined when the caller has no such code. */
 export function deleteQr(db: Db, userId: number, id: number): Promise<string | undefined> {
   return db.transaction().execute(async (trx) => {
-    const deleted = await trx.deleteFrom('qr_codes').where('id', '=', id).where('user_id', '=', userId)
-      .returning('slug').executeTakeFirst();
+    const deleted = await trx.deleteFrom('qr_codes').where('id', '=', id).where('user_id', '=', userId).returning('slug').executeTakeFirst();
     if (!deleted) return undefined;
     await forgetItem(trx, 'qr', id);
     await forgetTargets(trx, 'qr', [id], userId);

@@ -14,49 +14,81 @@ const IMAGE_NOTE =
   'the scan (bots are redirected but not counted); the other types encode their standard payload.';
 
 export const qrRoutes: Feature = async (app, { ctx }) => {
-  app.get('/qr', {
-    schema: { tags, summary: 'QR codes of the account, newest first', querystring: PageQuery, response: { 200: QrListResponse, ...errorResponses } },
-  }, async (req) => listEnvelope('qrs', await listQrs(ctx, accountOf(req).userId, req.query)));
-
-  app.get('/qr/:id', {
-    schema: {
-      tags,
-      summary: 'One QR code with its scan statistics',
-      description: '`scans` equals `data.clicks`. Label maps hold counts as strings (0 when empty); socialCount always has facebook, twitter and instagram.',
-      params: IdParam,
-      response: { 200: QrDetailResponse, ...errorResponses },
+  app.get(
+    '/qr',
+    {
+      schema: {
+        tags,
+        summary: 'QR codes of the account, newest first',
+        querystring: PageQuery,
+        response: { 200: QrListResponse, ...errorResponses },
+      },
     },
-  }, async (req) => ({ error: 0 as const, ...(await getQr(ctx, accountOf(req).userId, req.params.id)) }));
+    async (req) => listEnvelope('qrs', await listQrs(ctx, accountOf(req).userId, req.query)),
+  );
 
-  app.post('/qr/add', {
-    schema: {
-      tags,
-      summary: 'Create a QR code',
-      description: `The server never fetches a logo URL: see the logo field.${IMAGE_NOTE}`,
-      body: QrAddBody,
-      response: { 200: QrCreatedResponse, ...errorResponses },
+  app.get(
+    '/qr/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One QR code with its scan statistics',
+        description:
+          '`scans` equals `data.clicks`. Label maps hold counts as strings (0 when empty); socialCount always has facebook, twitter and instagram.',
+        params: IdParam,
+        response: { 200: QrDetailResponse, ...errorResponses },
+      },
     },
-  }, async (req) => ({ error: 0 as const, ...(await addQr(ctx, accountOf(req).userId, req.body)) }));
+    async (req) => ({ error: 0 as const, ...(await getQr(ctx, accountOf(req).userId, req.params.id)) }),
+  );
 
-  app.put('/qr/:id/update', {
-    schema: {
-      tags,
-      summary: 'Change the content, colors or logo of a QR code',
-      description: 'data is read as the type the code was created with (a type field is ignored). The image address stays the same, ' +
-        'so a printed link code keeps working and now leads to the new destination. Omitted colors and logo are kept.',
-      params: IdParam,
-      body: QrUpdateBody,
-      response: { 200: OkMessage, ...errorResponses },
+  app.post(
+    '/qr/add',
+    {
+      schema: {
+        tags,
+        summary: 'Create a QR code',
+        description: `The server never fetches a logo URL: see the logo field.${IMAGE_NOTE}`,
+        body: QrAddBody,
+        response: { 200: QrCreatedResponse, ...errorResponses },
+      },
     },
-  }, async (req) => {
-    await updateQr(ctx, accountOf(req).userId, req.params.id, req.body);
-    return ok('QR has been updated successfully.');
-  });
+    async (req) => ({ error: 0 as const, ...(await addQr(ctx, accountOf(req).userId, req.body)) }),
+  );
 
-  app.delete('/qr/:id/delete', {
-    schema: { tags, summary: 'Delete a QR code; its image and tracking address stop answering and it leaves every channel', params: IdParam, response: { 200: OkMessage, ...errorResponses } },
-  }, async (req) => {
-    await deleteQr(ctx, accountOf(req).userId, req.params.id);
-    return ok('QR has been deleted successfully.');
-  });
+  app.put(
+    '/qr/:id/update',
+    {
+      schema: {
+        tags,
+        summary: 'Change the content, colors or logo of a QR code',
+        description:
+          'data is read as the type the code was created with (a type field is ignored). The image address stays the same, ' +
+          'so a printed link code keeps working and now leads to the new destination. Omitted colors and logo are kept.',
+        params: IdParam,
+        body: QrUpdateBody,
+        response: { 200: OkMessage, ...errorResponses },
+      },
+    },
+    async (req) => {
+      await updateQr(ctx, accountOf(req).userId, req.params.id, req.body);
+      return ok('QR has been updated successfully.');
+    },
+  );
+
+  app.delete(
+    '/qr/:id/delete',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a QR code; its image and tracking address stop answering and it leaves every channel',
+        params: IdParam,
+        response: { 200: OkMessage, ...errorResponses },
+      },
+    },
+    async (req) => {
+      await deleteQr(ctx, accountOf(req).userId, req.params.id);
+      return ok('QR has been deleted successfully.');
+    },
+  );
 };

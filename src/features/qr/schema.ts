@@ -79,7 +79,9 @@ export const SlugParam = Type.Object({ slug: Type.String() });
 
 export const ImageQuery = Type.Object({
   format: Type.Optional(Type.Union([Type.Literal('png'), Type.Literal('svg')], { description: 'png (default) or svg' })),
-  size: Type.Optional(Type.Integer({
-    description: `Width and height in pixels, served at the nearest of ${SIZE_STEPS.join(', ')}; default ${DEFAULT_SIZE}.`,
-  })),
+  size: Type.Optional(
+    Type.Integer({
+      description: `Width and height in pixels, served at the nearest of ${SIZE_STEPS.join(', ')}; default ${DEFAULT_SIZE}.`,
+    }),
+  ),
 });

@@ -34,7 +34,8 @@ export async function scanTarget(ctx: AppContext, caches: QrCaches, slug: string
   if (cached !== undefined) return cached;
   const epoch = caches.epoch;
   const row = await repo.findScanTarget(ctx.db, slug);
-  const target = row?.type === 'link' ? { id: row.id, owner: row.user_id, destination: String((JSON.parse(row.data) as { url?: unknown }).url) } : null;
+  const target =
+    row?.type === 'link' ? { id: row.id, owner: row.user_id, destination: String((JSON.parse(row.data) as { url?: unknown }).url) } : null;
   if (epoch === caches.epoch) caches.scans.set(key, target, caches.ttlMs);
   return target;
 }
@@ -71,9 +72,10 @@ async function renderImage(ctx: AppContext, caches: QrCaches, slug: string, form
     background: color(row.background, DEFAULT_BACKGROUND),
     logo: logoOf(row.logo),
   };
-  const image = format === 'svg'
-    ? { body: Buffer.from(renderSvg(style, size)), type: 'image/svg+xml; charset=utf-8' }
-    : { body: await inTurn(caches, () => renderPng(style, size)), type: 'image/png' };
+  const image =
+    format === 'svg'
+      ? { body: Buffer.from(renderSvg(style, size)), type: 'image/svg+xml; charset=utf-8' }
+      : { body: await inTurn(caches, () => renderPng(style, size)), type: 'image/png' };
   if (epoch === caches.epoch) caches.images.set(key, image, caches.ttlMs);
   return image;
 }

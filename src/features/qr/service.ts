@@ -67,7 +67,11 @@ function toEntry(ctx: AppContext, row: repo.QrSummary): QrEntry {
 export async function listQrs(ctx: AppContext, userId: number, query: { limit?: number; page?: number }): Promise<ListData<QrEntry>> {
   const page = toPage(query);
   const { total, rows } = await repo.listQrs(ctx.db, userId, page);
-  return listData(page, total, rows.map((row) => toEntry(ctx, row)));
+  return listData(
+    page,
+    total,
+    rows.map((row) => toEntry(ctx, row)),
+  );
 }
 
 /** The spec gives QR label counts as strings, unlike short links. */
@@ -104,7 +108,14 @@ export async function addQr(ctx: AppContext, userId: number, input: QrInput & { 
     const payload = checkedPayload(ctx, type, slug, content);
     try {
       const id = await repo.insertQr(ctx.db, {
-        user_id: userId, slug, name, type, data: JSON.stringify(content), payload, ...style, created_at: nowTimestamp(),
+        user_id: userId,
+        slug,
+        name,
+        type,
+        data: JSON.stringify(content),
+        payload,
+        ...style,
+        created_at: nowTimestamp(),
       });
       invalidateQr(ctx, slug); // drops a cached "no such code" for this slug
       return { id, link: imageUrl(ctx, slug) };

@@ -44,10 +44,7 @@ export function checkContrast(foreground: string, background: string): void {
   if (ratio < 1.5) throw fail('qr_colors_too_alike');
 }
 
-export type Logo =
-  | { kind: 'none' }
-  | { kind: 'image'; data: Buffer; uri: string }
-  | { kind: 'url'; href: string };
+export type Logo = { kind: 'none' } | { kind: 'image'; data: Buffer; uri: string } | { kind: 'url'; href: string };
 
 const DATA_URI = /^data:image\/(png|jpe?g);base64,([A-Za-z0-9+/\s]*={0,2})$/i;
 const LOGO_RULE =
@@ -79,7 +76,9 @@ export async function checkLogo(value: string | undefined): Promise<string | und
   if (data.length > MAX_LOGO_BYTES) throw fail('qr_logo_invalid', 'The logo image is larger than 256 KB.');
   const declared = m[1]!.toLowerCase() === 'png' ? 'png' : 'jpeg';
   // Only the header is read here, so no pixel limit: a too-large image gets the message that names the limit.
-  const meta = await sharp(data, { limitInputPixels: false }).metadata().catch(() => null);
+  const meta = await sharp(data, { limitInputPixels: false })
+    .metadata()
+    .catch(() => null);
   if (!meta || meta.format !== declared) throw fail('qr_logo_invalid', `The logo is not a valid ${declared} image.`);
   if (!meta.width || !meta.height || meta.width > MAX_LOGO_SIDE || meta.height > MAX_LOGO_SIDE) {
     throw fail('qr_logo_invalid', `The logo image must be at most ${MAX_LOGO_SIDE}×${MAX_LOGO_SIDE} pixels.`);

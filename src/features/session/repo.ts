@@ -28,8 +28,11 @@ export async function deleteUserSessions(db: Db, userId: number, keep: string | 
 
 /** An account's sessions that ended (absolutely, or idle since before `idleCutoff`); run at each sign-in. */
 export async function deleteEndedSessions(db: Db, userId: number, now: string, idleCutoff: string): Promise<void> {
-  await db.deleteFrom('sessions').where('user_id', '=', userId)
-    .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', idleCutoff)])).execute();
+  await db
+    .deleteFrom('sessions')
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', idleCutoff)]))
+    .execute();
 }
 
 const SETUP_KEY = 'setup_token';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 
-const Email = Type.String({ maxLength: 254, description: 'The account\'s e-mail address' });
+const Email = Type.String({ maxLength: 254, description: "The account's e-mail address" });
 const Password = Type.String({ maxLength: 1024, description: 'At least 8 characters' });
 
 export const CredentialsBody = Type.Object({ email: Email, password: Password });
@@ -24,7 +24,9 @@ export const SetupStatusResponse = Type.Object({
   error: Type.Literal(0),
   data: Type.Object({
     needed: Type.Boolean({ description: 'No account exists yet: the setup page (with the logged token) creates the first' }),
-    registration: Type.Union([Type.Literal('open'), Type.Literal('closed')], { description: 'REGISTRATION: whether POST /api/session/register is open' }),
+    registration: Type.Union([Type.Literal('open'), Type.Literal('closed')], {
+      description: 'REGISTRATION: whether POST /api/session/register is open',
+    }),
   }),
 });
 

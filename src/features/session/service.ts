@@ -67,8 +67,12 @@ export async function startSession(ctx: AppContext, user: { id: number; email: s
   const now = Date.now();
   const token = randomToken(32);
   const row: SessionRow = {
-    token_hash: hashApiKey(token), user_id: user.id, csrf: randomToken(24),
-    created_at: iso(now), last_seen_at: iso(now), expires_at: iso(now + maxMs(ctx)),
+    token_hash: hashApiKey(token),
+    user_id: user.id,
+    csrf: randomToken(24),
+    created_at: iso(now),
+    last_seen_at: iso(now),
+    expires_at: iso(now + maxMs(ctx)),
   };
   await repo.deleteEndedSessions(ctx.db, user.id, iso(now), iso(now - idleMs(ctx)));
   await repo.insertSession(ctx.db, row);
@@ -107,7 +111,9 @@ export async function describeSession(ctx: AppContext, sessionId: string): Promi
 function viewOf(ctx: AppContext, row: SessionRow, email: string): SessionView {
   const absolute = Date.parse(row.expires_at);
   return {
-    email, csrf: row.csrf, expiresAt: row.expires_at,
+    email,
+    csrf: row.csrf,
+    expiresAt: row.expires_at,
     idleExpiresAt: iso(Math.min(absolute, Date.parse(row.last_seen_at) + idleMs(ctx))),
   };
 }

@@ -14,7 +14,11 @@ export interface StatsTargets {
   linkIds(userId: number, among?: RawBuilder<number>): RawBuilder<number>;
   qrIds(userId: number, among?: RawBuilder<number>): RawBuilder<number>;
   campaignLinkIds(userId: number, campaignId: number): RawBuilder<number>;
-  linkNames(db: Db, ids: number[], userId: number): Promise<Array<{ id: number; alias: string; title: string; meta_title: string; host: string | null; scheme: string | null }>>;
+  linkNames(
+    db: Db,
+    ids: number[],
+    userId: number,
+  ): Promise<Array<{ id: number; alias: string; title: string; meta_title: string; host: string | null; scheme: string | null }>>;
   qrNames(db: Db, ids: number[], userId: number): Promise<Array<{ id: number; name: string }>>;
 }
 

@@ -50,8 +50,10 @@ export function seriesRange(query: { from?: string; to?: string; interval?: stri
   const from = query.from ? parseDay(query.from, 'from') : Math.max(0, to - DEFAULT_SPAN_DAYS);
   if (from > to) throw fail('series_range_invalid', formatDay(from), formatDay(to));
   const range = { interval, from, to };
-  if (interval === 'hour' && to - from + 1 > MAX_HOURLY_DAYS) throw fail('series_range_too_large', `an hourly series spans at most ${MAX_HOURLY_DAYS} days`);
-  if (interval !== 'hour' && bucketStarts(range).length > MAX_BUCKETS) throw fail('series_range_too_large', `a series holds at most ${MAX_BUCKETS} buckets`);
+  if (interval === 'hour' && to - from + 1 > MAX_HOURLY_DAYS)
+    throw fail('series_range_too_large', `an hourly series spans at most ${MAX_HOURLY_DAYS} days`);
+  if (interval !== 'hour' && bucketStarts(range).length > MAX_BUCKETS)
+    throw fail('series_range_too_large', `a series holds at most ${MAX_BUCKETS} buckets`);
   return range;
 }
 
@@ -67,7 +69,7 @@ export function bucketOf(day: number, interval: Exclude<Interval, 'hour'>): numb
 export function bucketStarts({ interval, from, to }: SeriesRange): number[] {
   if (interval === 'hour') return Array.from({ length: (to - from + 1) * 24 }, (_, i) => from * 24 + i);
   const starts: number[] = [];
-  for (let day = from; day <= to && starts.length <= MAX_BUCKETS; ) {
+  for (let day = from; day <= to && starts.length <= MAX_BUCKETS;) {
     const start = bucketOf(day, interval);
     starts.push(start);
     day = interval === 'day' ? day + 1 : interval === 'week' ? start + 7 : nextMonth(start);

@@ -29,11 +29,17 @@ const schema = (what: string, json: string) => ({
 });
 
 export const seriesExportRoutes: Feature = async (app, { ctx }) => {
-  for (const [kind, path, what] of [['link', 'url', 'a short link'], ['qr', 'qr', 'a QR code']] as const) {
+  for (const [kind, path, what] of [
+    ['link', 'url', 'a short link'],
+    ['qr', 'qr', 'a QR code'],
+  ] as const) {
     app.get(`/${path}/:id/clicks/export`, { schema: schema(what, `GET /api/${path}/{id}/clicks`) }, async (req, reply) => {
       const csv = await seriesCsv(ctx, accountOf(req).userId, kind, req.params.id, req.query);
       await recordActivity(ctx, accountOf(req).userId, 'export', actorOf(req));
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${kind}-${req.params.id}-clicks.csv"`).send(csv);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${kind}-${req.params.id}-clicks.csv"`)
+        .send(csv);
     });
   }
 };

@@ -13,24 +13,39 @@ const RULES =
   'kept as days only, so an hourly series that far back is 0.';
 
 const tags = ['stats'];
-const targetSchema = (summary: string) =>
-  ({ tags, summary, description: RULES, params: IdParam, querystring: SeriesQuery, response: { 200: SeriesResponse, ...errorResponses } });
+const targetSchema = (summary: string) => ({
+  tags,
+  summary,
+  description: RULES,
+  params: IdParam,
+  querystring: SeriesQuery,
+  response: { 200: SeriesResponse, ...errorResponses },
+});
 
 export const seriesRoutes: Feature = async (app, { ctx }) => {
-  app.get('/url/:id/clicks', { schema: targetSchema('Clicks of a short link over time') },
-    async (req) => ({ error: 0 as const, data: await targetSeries(ctx, accountOf(req).userId, 'link', req.params.id, req.query) }));
+  app.get('/url/:id/clicks', { schema: targetSchema('Clicks of a short link over time') }, async (req) => ({
+    error: 0 as const,
+    data: await targetSeries(ctx, accountOf(req).userId, 'link', req.params.id, req.query),
+  }));
 
-  app.get('/qr/:id/clicks', { schema: targetSchema('Scans of a QR code over time') },
-    async (req) => ({ error: 0 as const, data: await targetSeries(ctx, accountOf(req).userId, 'qr', req.params.id, req.query) }));
+  app.get('/qr/:id/clicks', { schema: targetSchema('Scans of a QR code over time') }, async (req) => ({
+    error: 0 as const,
+    data: await targetSeries(ctx, accountOf(req).userId, 'qr', req.params.id, req.query),
+  }));
 
-  app.get('/stats/clicks', {
-    schema: {
-      tags,
-      summary: 'Clicks of the whole account over time',
-      description: `${RULES} Sums all your links and QR codes, or with \`campaign\` the links of that campaign, or with \`channel\` ` +
-        'the links and QR codes in that channel (not both); `uniqueClicks` adds up each one\'s unique visitors.',
-      querystring: AccountSeriesQuery,
-      response: { 200: SeriesResponse, ...errorResponses },
+  app.get(
+    '/stats/clicks',
+    {
+      schema: {
+        tags,
+        summary: 'Clicks of the whole account over time',
+        description:
+          `${RULES} Sums all your links and QR codes, or with \`campaign\` the links of that campaign, or with \`channel\` ` +
+          "the links and QR codes in that channel (not both); `uniqueClicks` adds up each one's unique visitors.",
+        querystring: AccountSeriesQuery,
+        response: { 200: SeriesResponse, ...errorResponses },
+      },
     },
-  }, async (req) => ({ error: 0 as const, data: await accountSeries(ctx, accountOf(req).userId, req.query) }));
+    async (req) => ({ error: 0 as const, data: await accountSeries(ctx, accountOf(req).userId, req.query) }),
+  );
 };

@@ -16,9 +16,11 @@ export const AccountSeriesQuery = Type.Object({
 
 export const SeriesResponse = Type.Object({
   error: Type.Literal(0),
-  data: Type.Array(Type.Object({
-    date: Type.String({ description: '`YYYY-MM-DD HH:00:00` for hours, else the bucket\'s first day `YYYY-MM-DD` (UTC)' }),
-    clicks: Type.Integer(),
-    uniqueClicks: Type.Integer({ description: 'Visitors first seen for the link or QR code in this bucket' }),
-  })),
+  data: Type.Array(
+    Type.Object({
+      date: Type.String({ description: "`YYYY-MM-DD HH:00:00` for hours, else the bucket's first day `YYYY-MM-DD` (UTC)" }),
+      clicks: Type.Integer(),
+      uniqueClicks: Type.Integer({ description: 'Visitors first seen for the link or QR code in this bucket' }),
+    }),
+  ),
 });

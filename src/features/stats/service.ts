@@ -30,12 +30,7 @@ const SOCIAL_MAX = 50;
  * `socialKeys` with 0. Unknown countries count as "Unknown", visits without a referrer as "direct";
  * bots are not counted.
  */
-export async function readStats(
-  { db }: { db: Db },
-  kind: TargetKind,
-  id: number,
-  socialKeys: string[] = DEFAULT_SOCIAL_KEYS,
-): Promise<Stats> {
+export async function readStats({ db }: { db: Db }, kind: TargetKind, id: number, socialKeys: string[] = DEFAULT_SOCIAL_KEYS): Promise<Stats> {
   const summary = await repo.readSummary(db, kind, id);
   const referrers = await repo.topReferrers(db, kind, id, TOP);
   const top = (dimension: Dimension, limit = TOP) => topOf(summary.labels, dimension, limit);

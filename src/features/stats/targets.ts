@@ -13,10 +13,12 @@ export function accountScope(userId: number, campaignId?: number, channelId?: nu
   const targets = statsTargets();
   if (campaignId) return { sets: [{ kind: 'link', ids: targets.campaignLinkIds(userId, campaignId) }] };
   if (channelId) {
-    return { sets: [
-      { kind: 'link', ids: targets.linkIds(userId, channelItemIds(channelId, 'links')) },
-      { kind: 'qr', ids: targets.qrIds(userId, channelItemIds(channelId, 'qr')) },
-    ] };
+    return {
+      sets: [
+        { kind: 'link', ids: targets.linkIds(userId, channelItemIds(channelId, 'links')) },
+        { kind: 'qr', ids: targets.qrIds(userId, channelItemIds(channelId, 'qr')) },
+      ],
+    };
   }
   return { account: userId };
 }

@@ -20,22 +20,38 @@ const LATEST =
   'The latest visits of all your links and QR codes together, newest first, each naming what was visited (`type`, ' +
   '`id`, `name`, and for links `shorturl`). The log has no index by account: it is read back from its newest entries, ' +
   `${LATEST_PACKS.toLocaleString('en')} packs at most (a pack holds one link's or QR code's visits of one write batch, about a second, ` +
-  'of every account), so an account whose visits are older than that lists fewer or none; a link\'s or QR code\'s own list has no such bound.';
+  "of every account), so an account whose visits are older than that lists fewer or none; a link's or QR code's own list has no such bound.";
 const tags = ['stats'];
 const Csv = { description: 'The visits as CSV', content: { 'text/csv': { schema: Type.String() } } };
 
-const listSchema = (summary: string) =>
-  ({ tags, summary, description: LOG, params: IdParam, querystring: PageQuery, response: { 200: VisitList, ...errorResponses } });
-const exportSchema = (summary: string) => ({ tags, summary, description: `${LOG} ${EXPORT}`, params: IdParam, response: { 200: Csv, ...errorResponses } });
+const listSchema = (summary: string) => ({
+  tags,
+  summary,
+  description: LOG,
+  params: IdParam,
+  querystring: PageQuery,
+  response: { 200: VisitList, ...errorResponses },
+});
+const exportSchema = (summary: string) => ({
+  tags,
+  summary,
+  description: `${LOG} ${EXPORT}`,
+  params: IdParam,
+  response: { 200: Csv, ...errorResponses },
+});
 
 // The schema types the body as a string; the CSV goes out as a stream, which Fastify sends unserialized.
 const streamed = (csv: Readable) => csv as unknown as string;
 const attachment = (name: string) => ({ 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}.csv"` });
 
 export const visitRoutes: Feature = async (app, { ctx }) => {
-  for (const [kind, path, what] of [['link', 'url', 'short link'], ['qr', 'qr', 'QR code']] as Array<[TargetKind, string, string]>) {
-    app.get(`/${path}/:id/visits`, { schema: listSchema(`Recent visits of a ${what}`) },
-      async (req) => listEnvelope('visits', await listVisits(ctx, accountOf(req).userId, kind, req.params.id, req.query)));
+  for (const [kind, path, what] of [
+    ['link', 'url', 'short link'],
+    ['qr', 'qr', 'QR code'],
+  ] as Array<[TargetKind, string, string]>) {
+    app.get(`/${path}/:id/visits`, { schema: listSchema(`Recent visits of a ${what}`) }, async (req) =>
+      listEnvelope('visits', await listVisits(ctx, accountOf(req).userId, kind, req.params.id, req.query)),
+    );
 
     app.get(`/${path}/:id/visits/export`, { schema: exportSchema(`Visits of a ${what} as CSV`) }, async (req, reply) => {
       const csv = await exportTargetVisits(ctx, accountOf(req).userId, kind, req.params.id);
@@ -44,25 +60,38 @@ export const visitRoutes: Feature = async (app, { ctx }) => {
     });
   }
 
-  app.get('/visits', {
-    schema: { tags, summary: 'Latest visits of all your links and QR codes', description: `${LOG} ${LATEST}`, querystring: LatestVisitsQuery,
-      response: { 200: LatestVisitsResponse, ...errorResponses } },
-  }, async (req) => ({ error: 0 as const, data: { visits: await latestVisits(ctx, accountOf(req).userId, req.query) } }));
-
-  app.get('/visits/export', {
-    schema: {
-      tags,
-      summary: 'Visits of all your links and QR codes as CSV',
-      description: `${LOG} ${EXPORT} \`from\` and \`to\` (days, UTC, both included, optional) keep the visits served between them.`,
-      querystring: Type.Object({
-        from: Type.Optional(Type.String({ description: 'First day, `YYYY-MM-DD` (UTC)' })),
-        to: Type.Optional(Type.String({ description: 'Last day, included, `YYYY-MM-DD` (UTC)' })),
-      }),
-      response: { 200: Csv, ...errorResponses },
+  app.get(
+    '/visits',
+    {
+      schema: {
+        tags,
+        summary: 'Latest visits of all your links and QR codes',
+        description: `${LOG} ${LATEST}`,
+        querystring: LatestVisitsQuery,
+        response: { 200: LatestVisitsResponse, ...errorResponses },
+      },
     },
-  }, async (req, reply) => {
-    const csv = await exportAccountVisits(ctx, accountOf(req).userId, req.query);
-    await recordActivity(ctx, accountOf(req).userId, 'export', actorOf(req));
-    return reply.headers(attachment('visits')).send(streamed(csv));
-  });
+    async (req) => ({ error: 0 as const, data: { visits: await latestVisits(ctx, accountOf(req).userId, req.query) } }),
+  );
+
+  app.get(
+    '/visits/export',
+    {
+      schema: {
+        tags,
+        summary: 'Visits of all your links and QR codes as CSV',
+        description: `${LOG} ${EXPORT} \`from\` and \`to\` (days, UTC, both included, optional) keep the visits served between them.`,
+        querystring: Type.Object({
+          from: Type.Optional(Type.String({ description: 'First day, `YYYY-MM-DD` (UTC)' })),
+          to: Type.Optional(Type.String({ description: 'Last day, included, `YYYY-MM-DD` (UTC)' })),
+        }),
+        response: { 200: Csv, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const csv = await exportAccountVisits(ctx, accountOf(req).userId, req.query);
+      await recordActivity(ctx, accountOf(req).userId, 'export', actorOf(req));
+      return reply.headers(attachment('visits')).send(streamed(csv));
+    },
+  );
 };

@@ -4,12 +4,14 @@ import { listResponse } from '../../http/envelopes.js';
 /** Shapes of the visit-log routes (visits-routes.ts); the dashboard types its visit tables from them. */
 export const VisitEntry = Type.Object({
   date: Type.String({ description: 'When it was served, `YYYY-MM-DD HH:MM:SS` (UTC)' }),
-  country: Type.String({ description: 'Country name from the visitor\'s address (the address itself is not kept); `Unknown` when none' }),
+  country: Type.String({ description: "Country name from the visitor's address (the address itself is not kept); `Unknown` when none" }),
   referrer: Type.String({ description: 'Host of the Referer header, or `direct`' }),
   browser: Type.String(),
   os: Type.String(),
   device: Type.String({ description: '`desktop`, `mobile`, `tablet` or `other`' }),
-  rule: Type.String({ description: 'The target rule that chose the destination: `default`, or `device:{name}`, `language:{code}`, `geo:{location}` as set on the link' }),
+  rule: Type.String({
+    description: 'The target rule that chose the destination: `default`, or `device:{name}`, `language:{code}`, `geo:{location}` as set on the link',
+  }),
 });
 
 export const VisitList = listResponse('visits', VisitEntry);
@@ -19,7 +21,9 @@ export const LATEST_MAX = 100;
 export const LATEST_DEFAULT = 15;
 
 export const LatestVisitsQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LATEST_MAX, description: `Visits to list, 1 to ${LATEST_MAX}, default ${LATEST_DEFAULT}` })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: LATEST_MAX, description: `Visits to list, 1 to ${LATEST_MAX}, default ${LATEST_DEFAULT}` }),
+  ),
 });
 
 const { date, ...labels } = VisitEntry.properties;
@@ -27,8 +31,8 @@ const { date, ...labels } = VisitEntry.properties;
 export const LatestVisit = Type.Object({
   date,
   type: Type.Union([Type.Literal('link'), Type.Literal('qr')], { description: 'What was visited: a short link or a QR code' }),
-  id: Type.Integer({ description: 'The link\'s or QR code\'s id' }),
-  name: Type.String({ description: 'A link\'s title (or meta title), else its short URL; a QR code\'s name' }),
+  id: Type.Integer({ description: "The link's or QR code's id" }),
+  name: Type.String({ description: "A link's title (or meta title), else its short URL; a QR code's name" }),
   shorturl: Type.Optional(Type.String({ description: 'Links only: the short URL' })),
   ...labels,
 });

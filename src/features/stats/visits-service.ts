@@ -20,7 +20,13 @@ export type VisitEntry = Static<typeof VisitEntrySchema>;
 const NAMES = { link: 'Link', qr: 'QR code' } as const;
 
 const entry = (v: LoggedVisit): VisitEntry => ({
-  date: formatTimestamp(new Date(v.at * 1000)), country: v.country, referrer: v.referrer, browser: v.browser, os: v.os, device: v.device, rule: v.rule,
+  date: formatTimestamp(new Date(v.at * 1000)),
+  country: v.country,
+  referrer: v.referrer,
+  browser: v.browser,
+  os: v.os,
+  device: v.device,
+  rule: v.rule,
 });
 
 async function own(ctx: AppContext, userId: number, kind: TargetKind, id: number): Promise<void> {
@@ -51,7 +57,17 @@ const PAGE = 200;
 /** Pack ids of the log's primary key read per step of an account export. */
 const WINDOW = 1_000;
 
-const csvRow = (v: LoggedVisit) => [formatTimestamp(new Date(v.at * 1000)), v.target_kind, v.target_id, v.country, v.referrer, v.browser, v.os, v.device, v.rule];
+const csvRow = (v: LoggedVisit) => [
+  formatTimestamp(new Date(v.at * 1000)),
+  v.target_kind,
+  v.target_id,
+  v.country,
+  v.referrer,
+  v.browser,
+  v.os,
+  v.device,
+  v.rule,
+];
 
 /** CSV with a header row, written as the pages arrive: the reader's pace sets how fast pages are read. */
 function csvOf(pages: AsyncGenerator<LoggedVisit[]>): Readable {

@@ -17,7 +17,9 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
       <button type="button" className="small secondary" onClick={() => void copy()} aria-label={`${label} ${text}`}>
         {state === 'done' ? 'Copied' : label}
       </button>
-      <span className="visually-hidden" role="status">{state === 'done' ? 'Copied to the clipboard' : state === 'failed' ? 'Could not copy: select the text and copy it' : ''}</span>
+      <span className="visually-hidden" role="status">
+        {state === 'done' ? 'Copied to the clipboard' : state === 'failed' ? 'Could not copy: select the text and copy it' : ''}
+      </span>
     </>
   );
 }

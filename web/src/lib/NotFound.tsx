@@ -5,7 +5,9 @@ export default function NotFound() {
   return (
     <>
       <PageTitle title="Page not found" />
-      <p>There is no dashboard page at this address. <Link href="/">Go to the overview</Link>.</p>
+      <p>
+        There is no dashboard page at this address. <Link href="/">Go to the overview</Link>.
+      </p>
     </>
   );
 }

@@ -14,28 +14,56 @@ interface RowsEditorProps {
 }
 
 /** Pairs of texts (a target and its URL, a parameter and its value) that can be added and removed. */
-export function RowsEditor({ legend, id, rows, keyLabel, valueLabel, keyList, valueType = 'url', noun = keyLabel.toLowerCase(), onChange }: RowsEditorProps) {
+export function RowsEditor({
+  legend,
+  id,
+  rows,
+  keyLabel,
+  valueLabel,
+  keyList,
+  valueType = 'url',
+  noun = keyLabel.toLowerCase(),
+  onChange,
+}: RowsEditorProps) {
   const set = (i: number, row: Partial<Row>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...row } : r)));
   return (
     <fieldset className="rows">
       <legend>{legend}</legend>
-      {keyList && <datalist id={`${id}-list`}>{keyList.map((k) => <option key={k} value={k} />)}</datalist>}
+      {keyList && (
+        <datalist id={`${id}-list`}>
+          {keyList.map((k) => (
+            <option key={k} value={k} />
+          ))}
+        </datalist>
+      )}
       {rows.map((row, i) => (
         <div className="row" key={i}>
           <div className="field">
             <label htmlFor={`${id}-${i}-key`}>{keyLabel}</label>
-            <input id={`${id}-${i}-key`} value={row.key} list={keyList ? `${id}-list` : undefined} onChange={(e) => set(i, { key: e.target.value })} />
+            <input
+              id={`${id}-${i}-key`}
+              value={row.key}
+              list={keyList ? `${id}-list` : undefined}
+              onChange={(e) => set(i, { key: e.target.value })}
+            />
           </div>
           <div className="field grow">
             <label htmlFor={`${id}-${i}-value`}>{valueLabel}</label>
             <input id={`${id}-${i}-value`} type={valueType} value={row.value} onChange={(e) => set(i, { value: e.target.value })} />
           </div>
-          <button type="button" className="small secondary" aria-label={`Remove ${noun} ${i + 1}`}
-            onClick={() => onChange(rows.filter((_, j) => j !== i))}>Remove</button>
+          <button
+            type="button"
+            className="small secondary"
+            aria-label={`Remove ${noun} ${i + 1}`}
+            onClick={() => onChange(rows.filter((_, j) => j !== i))}
+          >
+            Remove
+          </button>
         </div>
       ))}
-      <button type="button" className="small secondary" onClick={() => onChange([...rows, { key: '', value: '' }])}>Add {noun}</button>
+      <button type="button" className="small secondary" onClick={() => onChange([...rows, { key: '', value: '' }])}>
+        Add {noun}
+      </button>
     </fieldset>
   );
 }
-

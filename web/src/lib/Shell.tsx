@@ -37,21 +37,31 @@ export function Shell({ email, children }: { email: string; children: ReactNode 
   }
   return (
     <>
-      <a className="skip" href="#main">Skip to content</a>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
       <header className="top">
-        <Link href="/" className="brand">Redirectory</Link>
+        <Link href="/" className="brand">
+          Redirectory
+        </Link>
         <nav aria-label="Main">
           <ul>
             {NAV.map((item) => (
               <li key={item.href}>
-                <Link href={item.href} aria-current={current(item.href) ? 'page' : undefined}>{item.label}</Link>
+                <Link href={item.href} aria-current={current(item.href) ? 'page' : undefined}>
+                  {item.label}
+                </Link>
               </li>
             ))}
           </ul>
         </nav>
         <div className="who">
-          <span className="muted" title={email}>{email}</span>
-          <button type="button" className="secondary" onClick={() => void leave()}>Sign out</button>
+          <span className="muted" title={email}>
+            {email}
+          </span>
+          <button type="button" className="secondary" onClick={() => void leave()}>
+            Sign out
+          </button>
         </div>
       </header>
       <main id="main">

@@ -3,7 +3,11 @@
  * change, and `{"error":1,"message"}` (or any failed status) thrown as an ApiError whose message is shown.
  */
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string, readonly code = '') {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code = '',
+  ) {
     super(message);
     this.name = 'ApiError';
   }
@@ -44,11 +48,16 @@ async function request<T>(method: Method, path: string, body?: unknown, raw?: Ra
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let res: Response;
   try {
-    res = await fetch(`/api${path}`, { method, headers, credentials: 'same-origin', body: raw ? raw.content : body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(`/api${path}`, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: raw ? raw.content : body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch {
     throw new ApiError(0, 'The server could not be reached. Check your connection and try again.');
   }
-  const json = await res.json().catch(() => null) as { error?: unknown; message?: unknown; code?: unknown } | null;
+  const json = (await res.json().catch(() => null)) as { error?: unknown; message?: unknown; code?: unknown } | null;
   const failed = !res.ok || json === null || json.error === 1 || json.error === '1';
   if (!failed) return json as T;
   if (res.status === 401 && !path.startsWith('/session')) onUnauthorized?.();

@@ -13,7 +13,14 @@ import type { QrAddBody, QrCreatedResponse, QrDetailResponse, QrEntrySchema } fr
 import type { CampaignEntry as CampaignSchema } from '../../../src/features/campaigns/schema.js';
 import type { ChannelEntry as ChannelSchema, ChannelItem as ChannelItemSchema } from '../../../src/features/channels/schema.js';
 import type {
-  BioAddBody, BioDetail, BioEntry as BioSchema, OverlayAddBody, OverlayDetail, OverlayEntry as OverlaySchema, SplashAddBody, SplashDetail,
+  BioAddBody,
+  BioDetail,
+  BioEntry as BioSchema,
+  OverlayAddBody,
+  OverlayDetail,
+  OverlayEntry as OverlaySchema,
+  SplashAddBody,
+  SplashDetail,
   SplashEntry as SplashSchema,
 } from '../../../src/features/custom-pages/schema.js';
 import type { DomainSchema } from '../../../src/features/domains/schema.js';

@@ -10,29 +10,45 @@ export function PageTitle({ title, children }: { title: string; children?: React
   }, [title]);
   return (
     <div className="page-head">
-      <h1 ref={ref} tabIndex={-1}>{title}</h1>
+      <h1 ref={ref} tabIndex={-1}>
+        {title}
+      </h1>
       {children && <div className="actions">{children}</div>}
     </div>
   );
 }
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
-  return <p className="muted" role="status">{label}</p>;
+  return (
+    <p className="muted" role="status">
+      {label}
+    </p>
+  );
 }
 
 /** A failure the person can act on: the API's own message. */
 export function ErrorNote({ error }: { error: unknown }) {
   if (!error) return null;
-  return <p className="error" role="alert">{errorText(error)}</p>;
+  return (
+    <p className="error" role="alert">
+      {errorText(error)}
+    </p>
+  );
 }
 
 export function Pagination({ page, maxpage, onPage }: { page: number; maxpage: number; onPage(page: number): void }) {
   if (maxpage <= 1) return null;
   return (
     <nav className="pagination" aria-label="Pages">
-      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>Previous</button>
-      <span aria-live="polite">Page {page} of {maxpage}</span>
-      <button type="button" disabled={page >= maxpage} onClick={() => onPage(page + 1)}>Next</button>
+      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span aria-live="polite">
+        Page {page} of {maxpage}
+      </span>
+      <button type="button" disabled={page >= maxpage} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
     </nav>
   );
 }
@@ -43,7 +59,11 @@ export function Field({ id, label, hint, children }: { id: string; label: string
     <div className="field">
       <label htmlFor={id}>{label}</label>
       {children}
-      {hint && <small id={`${id}-hint`} className="muted">{hint}</small>}
+      {hint && (
+        <small id={`${id}-hint`} className="muted">
+          {hint}
+        </small>
+      )}
     </div>
   );
 }
@@ -64,7 +84,9 @@ export function formatDate(value: string | null | undefined): string {
 
 /** A UTC `YYYY-MM-DD HH:MM:SS` timestamp as a date and time to the second in the person's time zone. */
 export function formatDateTime(value: string | null | undefined): string {
-  return formatTimestamp(value, (date) => date.toLocaleString('en', { ...DAY, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }));
+  return formatTimestamp(value, (date) =>
+    date.toLocaleString('en', { ...DAY, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }),
+  );
 }
 
 function formatTimestamp(value: string | null | undefined, format: (date: Date) => string): string {
@@ -73,7 +95,14 @@ function formatTimestamp(value: string | null | undefined, format: (date: Date) 
   return Number.isNaN(date.getTime()) ? value : format(date);
 }
 
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [['year', 31_536_000], ['month', 2_592_000], ['week', 604_800], ['day', 86_400], ['hour', 3600], ['minute', 60]];
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 31_536_000],
+  ['month', 2_592_000],
+  ['week', 604_800],
+  ['day', 86_400],
+  ['hour', 3600],
+  ['minute', 60],
+];
 
 /** A UTC `YYYY-MM-DD HH:MM:SS` timestamp relative to now, in words: "3 minutes ago", "yesterday", "in 2 weeks". */
 export function formatRelative(value: string, now = Date.now()): string {
@@ -93,8 +122,7 @@ export function When({ value, never = 'never', date = false }: { value: string |
   if (!value) return <span className="muted">{never}</span>;
   return (
     <time className="when" dateTime={`${value.replace(' ', 'T')}Z`}>
-      {formatRelative(value)}{' '}
-      <span className="muted small">{date ? formatDate(value) : formatDateTime(value)}</span>
+      {formatRelative(value)} <span className="muted small">{date ? formatDate(value) : formatDateTime(value)}</span>
     </time>
   );
 }

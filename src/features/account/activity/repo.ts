@@ -7,12 +7,15 @@ export async function insertActivity(db: Db, row: Omit<ActivityRow, 'id'>): Prom
 
 /** A page of an account's activity, newest first (ids grow with time). */
 export function listActivity(db: Db, userId: number, limit: number, offset: number): Promise<ActivityRow[]> {
-  return db.selectFrom('account_activity').selectAll().where('user_id', '=', userId)
-    .orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  return db.selectFrom('account_activity').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').limit(limit).offset(offset).execute();
 }
 
 export async function countActivity(db: Db, userId: number): Promise<number> {
-  const row = await db.selectFrom('account_activity').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst();
+  const row = await db
+    .selectFrom('account_activity')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 

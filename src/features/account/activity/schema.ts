@@ -2,8 +2,17 @@ import { Type } from 'typebox';
 
 /** What the account activity log records. `signin_throttled`: the account-wide sign-in ceiling was reached. */
 export const ACTIVITY_EVENTS = [
-  'signin', 'signin_failed', 'signin_throttled', 'signout', 'signout_all', 'password_changed', 'email_changed',
-  'key_created', 'key_revoked', 'import', 'export',
+  'signin',
+  'signin_failed',
+  'signin_throttled',
+  'signout',
+  'signout_all',
+  'password_changed',
+  'email_changed',
+  'key_created',
+  'key_revoked',
+  'import',
+  'export',
 ] as const;
 export type ActivityEvent = (typeof ACTIVITY_EVENTS)[number];
 
@@ -17,7 +26,7 @@ export const ActivityQuery = Type.Object({
 export const ActivityEntrySchema = Type.Object({
   date: Type.String({ description: '`YYYY-MM-DD HH:MM:SS` (UTC)' }),
   event: Type.String({ description: `One of: ${ACTIVITY_EVENTS.join(', ')}` }),
-  via: Type.String({ description: 'The API key\'s name, `session` or `cli`' }),
+  via: Type.String({ description: "The API key's name, `session` or `cli`" }),
   ip: Type.String({ description: 'The network: `203.0.113.0/24` or `2001:db8:1234::/48`; "" when unknown (the CLI)' }),
   agent: Type.String({ description: 'e.g. `Chrome on macOS` or `curl`; "" when unknown' }),
 });

@@ -20,14 +20,26 @@ export interface ActivityEntry {
  */
 export async function recordActivity(ctx: AppContext, userId: number, event: ActivityEvent, actor: Actor): Promise<void> {
   try {
-    await repo.insertActivity(ctx.db, { user_id: userId, event, via: actor.via.slice(0, 64), ip: actor.ip, agent: actor.agent, created_at: nowTimestamp() });
+    await repo.insertActivity(ctx.db, {
+      user_id: userId,
+      event,
+      via: actor.via.slice(0, 64),
+      ip: actor.ip,
+      agent: actor.agent,
+      created_at: nowTimestamp(),
+    });
   } catch (err) {
     ctx.log.error({ err, userId, event }, 'could not record account activity');
   }
 }
 
 /** The entries of an e-mail and/or password change (only what really changed). */
-export async function recordAccountUpdate(ctx: AppContext, userId: number, changed: { email: boolean; password: boolean }, actor: Actor): Promise<void> {
+export async function recordAccountUpdate(
+  ctx: AppContext,
+  userId: number,
+  changed: { email: boolean; password: boolean },
+  actor: Actor,
+): Promise<void> {
   if (changed.email) await recordActivity(ctx, userId, 'email_changed', actor);
   if (changed.password) await recordActivity(ctx, userId, 'password_changed', actor);
 }

@@ -20,9 +20,11 @@ export const ApiKeyList = Type.Object({
 export const ApiKeyBody = Type.Object({
   name: Type.String({ description: '1 to 64 characters, unique in the account' }),
   scopes: Type.Array(Type.String(), { maxItems: SCOPES.length, description: `One or more of: ${SCOPES.join(', ')}` }),
-  expires: Type.Optional(Type.Union([Type.String(), Type.Null()], {
-    description: '`YYYY-MM-DD HH:MM:SS` (UTC) in the future; "" or null (or absent) for a key that never expires',
-  })),
+  expires: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description: '`YYYY-MM-DD HH:MM:SS` (UTC) in the future; "" or null (or absent) for a key that never expires',
+    }),
+  ),
 });
 
 export const ApiKeyCreated = Type.Object({

@@ -32,7 +32,14 @@ export interface NewKeyInput {
 const scopesOf = (row: ApiKeyRow): string[] => JSON.parse(row.scopes) as string[];
 
 function toView(row: ApiKeyRow): ApiKeyView {
-  return { id: row.id, name: row.name, scopes: scopesOf(row), created: row.created_at, lastUsed: row.last_used_at ?? '', expires: row.expires_at ?? '' };
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: scopesOf(row),
+    created: row.created_at,
+    lastUsed: row.last_used_at ?? '',
+    expires: row.expires_at ?? '',
+  };
 }
 
 /** The account that owns an API key (compared in constant time) with the key's scopes, or null for an unknown or expired key. */
@@ -53,7 +60,8 @@ export async function listApiKeys(ctx: AppContext, userId: number): Promise<ApiK
 
 function checkName(name: string): string {
   const value = name.trim();
-  if (!value || value.length > MAX_NAME || /[\u0000-\u001f\u007f]/.test(value)) throw fail('invalid_field', `name must be 1 to ${MAX_NAME} characters.`);
+  if (!value || value.length > MAX_NAME || /[\u0000-\u001f\u007f]/.test(value))
+    throw fail('invalid_field', `name must be 1 to ${MAX_NAME} characters.`);
   return value;
 }
 
@@ -67,7 +75,8 @@ function checkScopes(scopes: string[]): Scope[] {
 function checkExpiry(expires: string | null | undefined): string | null {
   if (expires === undefined || expires === null || expires === '') return null;
   const date = parseTimestamp(expires);
-  if (!date || date.getTime() <= Date.now()) throw fail('invalid_field', 'expires must be a future time written YYYY-MM-DD HH:MM:SS (UTC), or null / "" for none.');
+  if (!date || date.getTime() <= Date.now())
+    throw fail('invalid_field', 'expires must be a future time written YYYY-MM-DD HH:MM:SS (UTC), or null / "" for none.');
   return expires;
 }
 
@@ -86,7 +95,11 @@ function checkCreator(creator: ApiKeyRef | undefined, scopes: Scope[], expires: 
 
 /** A new key for the account; the secret is returned this once and only its hash is kept. */
 export async function createApiKey(
-  ctx: AppContext, userId: number, input: NewKeyInput, creator: ApiKeyRef | undefined, actor: Actor,
+  ctx: AppContext,
+  userId: number,
+  input: NewKeyInput,
+  creator: ApiKeyRef | undefined,
+  actor: Actor,
 ): Promise<{ id: number; key: string }> {
   const name = checkName(input.name);
   const scopes = checkScopes(input.scopes);
@@ -94,7 +107,14 @@ export async function createApiKey(
   checkCreator(creator, scopes, expires);
   const key = generateApiKey();
   try {
-    const id = await repo.insertKey(ctx.db, { user_id: userId, name, key_hash: hashApiKey(key), scopes: JSON.stringify(scopes), created_at: nowTimestamp(), expires_at: expires });
+    const id = await repo.insertKey(ctx.db, {
+      user_id: userId,
+      name,
+      key_hash: hashApiKey(key),
+      scopes: JSON.stringify(scopes),
+      created_at: nowTimestamp(),
+      expires_at: expires,
+    });
     await recordActivity(ctx, userId, 'key_created', actor);
     return { id, key };
   } catch (error) {

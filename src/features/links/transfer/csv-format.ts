@@ -10,9 +10,29 @@ import { domainOf } from '../view.js';
  * pixels as JSON text) plus what the detail shows, so an export imports back to the same links.
  */
 export const EXPORT_COLUMNS = [
-  'id', 'alias', 'domain', 'shorturl', 'longurl', 'title', 'description', 'metatitle', 'metadescription', 'metaimage',
-  'type', 'expiry', 'geotarget', 'devicetarget', 'languagetarget', 'parameters', 'pixels', 'campaign',
-  'protected', 'password', 'date', 'clicks', 'uniqueClicks',
+  'id',
+  'alias',
+  'domain',
+  'shorturl',
+  'longurl',
+  'title',
+  'description',
+  'metatitle',
+  'metadescription',
+  'metaimage',
+  'type',
+  'expiry',
+  'geotarget',
+  'devicetarget',
+  'languagetarget',
+  'parameters',
+  'pixels',
+  'campaign',
+  'protected',
+  'password',
+  'date',
+  'clicks',
+  'uniqueClicks',
 ] as const;
 
 /** The `type` field as add takes it: direct, frame, splash, a splash page id or overlay-{id}. */
@@ -64,7 +84,11 @@ export interface ImportRow {
 }
 
 /** Header names compared without case, spaces, dashes or underscores: `Long URL`, `long_url` and `longUrl` are one. */
-export const normaliseHeader = (name: string) => name.trim().toLowerCase().replace(/[\s_-]+/g, '');
+export const normaliseHeader = (name: string) =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
 
 const YES = new Set(['1', 'true', 'yes']);
 export const isYes = (value: string | undefined) => YES.has((value ?? '').trim().toLowerCase());
@@ -85,7 +109,8 @@ export function timestampOf(value: string | undefined, field: string): string | 
   if (!text) return undefined;
   if (parseTimestamp(text)) return text;
   const date = new Date(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/.test(text) ? `${text.replace(' ', 'T')}Z` : text);
-  if (Number.isNaN(date.getTime())) throw fail('invalid_field', `${field} must be a date such as 2026-01-31 12:00:00 (UTC) or 2026-01-31T12:00:00+01:00; got "${text}".`);
+  if (Number.isNaN(date.getTime()))
+    throw fail('invalid_field', `${field} must be a date such as 2026-01-31 12:00:00 (UTC) or 2026-01-31T12:00:00+01:00; got "${text}".`);
   return formatTimestamp(date);
 }
 

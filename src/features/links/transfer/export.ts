@@ -13,7 +13,10 @@ async function* linkRecords(ctx: AppContext, userId: number) {
   for (let after = 0; ;) {
     const page = await exportPage(ctx.db, userId, after, EXPORT_PAGE);
     if (page.length === 0) return;
-    const pixels = await linkPixelIds(ctx.db, page.map((link) => link.id));
+    const pixels = await linkPixelIds(
+      ctx.db,
+      page.map((link) => link.id),
+    );
     for (const link of page) yield exportRecord(ctx.config, link, pixels.get(link.id));
     if (page.length < EXPORT_PAGE) return;
     after = page[page.length - 1]!.id;

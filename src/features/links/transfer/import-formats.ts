@@ -26,7 +26,10 @@ const text = (value: string | undefined) => (value?.trim() ? value.trim() : unde
 
 /** The last path segment of a short URL (`https://bit.ly/3xYz`, `bit.ly/3xYz`): the alias it was served at. */
 function backHalf(value: string | undefined): string | undefined {
-  const first = text(value)?.replace(/^\[|\]$/g, '').split(/[,|\s]+/)[0]?.replace(/^"|"$/g, '');
+  const first = text(value)
+    ?.replace(/^\[|\]$/g, '')
+    .split(/[,|\s]+/)[0]
+    ?.replace(/^"|"$/g, '');
   if (!first) return undefined;
   return first.replace(/\/+$/, '').split('/').pop() || undefined;
 }

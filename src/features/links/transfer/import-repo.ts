@@ -13,14 +13,24 @@ export function findJob(db: Db, userId: number, id: number): Promise<ImportJobRo
 
 /** The account's running job that has reported progress since `since`, if any. */
 export function runningJob(db: Db, userId: number, since: string): Promise<{ id: number } | undefined> {
-  return db.selectFrom('import_jobs').select('id').where('user_id', '=', userId)
-    .where('status', '=', 'running').where('updated_at', '>=', since).executeTakeFirst();
+  return db
+    .selectFrom('import_jobs')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('status', '=', 'running')
+    .where('updated_at', '>=', since)
+    .executeTakeFirst();
 }
 
 /** Marks the account's running jobs that have reported nothing since `since` (their process is gone) as ended. */
 export async function failLostJobs(db: Db, userId: number, since: string, end: Updateable<ImportJobsTable>): Promise<void> {
-  await db.updateTable('import_jobs').set(end).where('user_id', '=', userId).where('status', '=', 'running')
-    .where('updated_at', '<', since).execute();
+  await db
+    .updateTable('import_jobs')
+    .set(end)
+    .where('user_id', '=', userId)
+    .where('status', '=', 'running')
+    .where('updated_at', '<', since)
+    .execute();
 }
 
 export async function updateJob(db: Db, id: number, changes: Updateable<ImportJobsTable>): Promise<void> {

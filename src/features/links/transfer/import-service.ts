@@ -83,8 +83,14 @@ const rowError = (row: number, error: AppError): RowError => ({ row, code: error
 
 /** Checks and creates one chunk of rows; answers the chunk's failed rows. */
 async function importChunk(
-  ctx: AppContext, userId: number, format: ImportFormat, header: string[], chunk: Array<{ row: number; fields: string[] }>,
-  options: ImportOptions, cache: RefCache, pacer: Pacer,
+  ctx: AppContext,
+  userId: number,
+  format: ImportFormat,
+  header: string[],
+  chunk: Array<{ row: number; fields: string[] }>,
+  options: ImportOptions,
+  cache: RefCache,
+  pacer: Pacer,
 ): Promise<RowError[]> {
   const errors: RowError[] = [];
   const items: Array<{ row: number; item: NewItem }> = [];
@@ -97,7 +103,12 @@ async function importChunk(
       errors.push(rowError(row, error));
     }
   }
-  const outcomes = await createLinks(ctx, userId, items.map((i) => i.item), { refs: (input) => cache.get(input), pacer });
+  const outcomes = await createLinks(
+    ctx,
+    userId,
+    items.map((i) => i.item),
+    { refs: (input) => cache.get(input), pacer },
+  );
   outcomes.forEach((outcome, i) => outcome instanceof AppError && errors.push(rowError(items[i]!.row, outcome)));
   return errors.sort((a, b) => a.row - b.row);
 }

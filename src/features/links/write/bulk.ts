@@ -17,12 +17,7 @@ export function passwordItems(items: unknown[]): number {
  * Creates each item as `POST /api/url/add` would, in order, one at a time: a failure answers for its own
  * item only, and the links created before and after it stay. `parse` checks an item against the add schema.
  */
-export async function addLinks(
-  ctx: AppContext,
-  userId: number,
-  items: unknown[],
-  parse: (item: unknown) => LinkInput,
-): Promise<BulkItemResult[]> {
+export async function addLinks(ctx: AppContext, userId: number, items: unknown[], parse: (item: unknown) => LinkInput): Promise<BulkItemResult[]> {
   const results: BulkItemResult[] = [];
   for (const item of items) {
     try {

@@ -35,18 +35,22 @@ type TargetKey = 'location' | 'device' | 'language';
 
 /** Targets as JSON text in the request's own shape, with checked links and normalised names. */
 function targets<K extends TargetKey>(items: Array<Record<K | 'link', string>>, field: string, key: K): string {
-  return JSON.stringify(items.map((item, i) => {
-    checkHttpUrl(item.link, `${field}[${i}].link`);
-    return { [key]: targetName(item[key], `${field}[${i}].${key}`, key === 'language'), link: item.link.trim() };
-  }));
+  return JSON.stringify(
+    items.map((item, i) => {
+      checkHttpUrl(item.link, `${field}[${i}].link`);
+      return { [key]: targetName(item[key], `${field}[${i}].${key}`, key === 'language'), link: item.link.trim() };
+    }),
+  );
 }
 
 function parameters(items: Array<{ name: string; value: string }>): string {
-  return JSON.stringify(items.map((item, i) => {
-    const name = item.name.trim();
-    if (!name) throw invalidTarget(`parameters[${i}].name`, 'a non-empty name');
-    return { name, value: item.value };
-  }));
+  return JSON.stringify(
+    items.map((item, i) => {
+      const name = item.name.trim();
+      if (!name) throw invalidTarget(`parameters[${i}].name`, 'a non-empty name');
+      return { name, value: item.value };
+    }),
+  );
 }
 
 /** null clears the expiry; undefined leaves it as it is. */

@@ -56,12 +56,25 @@ async function draft(userId: number, item: NewItem, index: number, refs: LinkRef
   const password_hash = (await passwordColumn(input.password)) ?? null;
   const type = refs.type ?? { type: 'direct', splash_id: null, overlay_id: null };
   const row: NewLink = {
-    user_id: userId, domain_id: refs.domain?.id ?? 0, alias: custom ?? drawAlias(), long_url: columns.long_url!,
-    title: columns.title ?? '', description: columns.description ?? '', meta_title: columns.meta_title ?? '',
-    meta_description: columns.meta_description ?? '', meta_image: columns.meta_image ?? '', ...type, password_hash,
-    expiry: columns.expiry ?? null, geo_targets: columns.geo_targets ?? '[]', device_targets: columns.device_targets ?? '[]',
-    language_targets: columns.language_targets ?? '[]', parameters: columns.parameters ?? '[]',
-    campaign_id: refs.campaignId ?? null, created_at: item.createdAt ?? now, updated_at: now,
+    user_id: userId,
+    domain_id: refs.domain?.id ?? 0,
+    alias: custom ?? drawAlias(),
+    long_url: columns.long_url!,
+    title: columns.title ?? '',
+    description: columns.description ?? '',
+    meta_title: columns.meta_title ?? '',
+    meta_description: columns.meta_description ?? '',
+    meta_image: columns.meta_image ?? '',
+    ...type,
+    password_hash,
+    expiry: columns.expiry ?? null,
+    geo_targets: columns.geo_targets ?? '[]',
+    device_targets: columns.device_targets ?? '[]',
+    language_targets: columns.language_targets ?? '[]',
+    parameters: columns.parameters ?? '[]',
+    campaign_id: refs.campaignId ?? null,
+    created_at: item.createdAt ?? now,
+    updated_at: now,
   };
   return { index, row, refs, random: !custom };
 }
@@ -75,7 +88,11 @@ async function allocate(db: Db, drafts: Draft[], outcomes: Outcome[]): Promise<D
     const retry: Draft[] = [];
     for (const domainId of new Set(todo.map((d) => d.row.domain_id ?? 0))) {
       const group = todo.filter((d) => (d.row.domain_id ?? 0) === domainId);
-      const taken = await aliasesTaken(db, domainId, group.map((d) => d.row.alias));
+      const taken = await aliasesTaken(
+        db,
+        domainId,
+        group.map((d) => d.row.alias),
+      );
       for (const d of group) {
         const key = `${domainId}/${d.row.alias}`;
         if (!taken.has(d.row.alias) && !claimed.has(key)) {
@@ -93,7 +110,10 @@ async function allocate(db: Db, drafts: Draft[], outcomes: Outcome[]): Promise<D
 
 /** Pixels and channel of links just inserted, in the same transaction. */
 async function attach(trx: Db, written: Array<{ d: Draft; id: number }>): Promise<void> {
-  await addLinkPixels(trx, written.flatMap(({ d, id }) => (d.refs.pixels ?? []).map((pixel_id) => ({ link_id: id, pixel_id }))));
+  await addLinkPixels(
+    trx,
+    written.flatMap(({ d, id }) => (d.refs.pixels ?? []).map((pixel_id) => ({ link_id: id, pixel_id }))),
+  );
   for (const { d, id } of written) if (d.refs.channelId) await addToChannel(trx, d.refs.channelId, 'links', id);
 }
 
@@ -103,7 +123,11 @@ const needsTransaction = (ready: Draft[]) => ready.length > 1 || ready.some((d) 
 async function writeAll(ctx: AppContext, ready: Draft[], pacer: Pacer): Promise<Map<number, number>> {
   if (ready.length === 0) return new Map();
   const run = async (db: Db) => {
-    const ids = await insertLinkRows(db, ready.map((d) => d.row), () => pacer.turn());
+    const ids = await insertLinkRows(
+      db,
+      ready.map((d) => d.row),
+      () => pacer.turn(),
+    );
     const written = ready.map((d) => ({ d, id: ids.get(`${d.row.domain_id}/${d.row.alias}`)! }));
     await attach(db, written);
     return new Map(written.map(({ d, id }) => [d.index, id]));
@@ -185,7 +209,10 @@ export async function createLinks(ctx: AppContext, userId: number, items: NewIte
     outcomes[d.index] = { id, shorturl: shortUrl(ctx.config, d.refs.domain, d.row.alias) };
     invalidateAddress(ctx, d.refs.domain?.host, d.row.alias);
   }
-  await linkNeighbours().campaignsChanged(ctx, ready.filter((d) => ids.has(d.index)).map((d) => d.row.campaign_id));
+  await linkNeighbours().campaignsChanged(
+    ctx,
+    ready.filter((d) => ids.has(d.index)).map((d) => d.row.campaign_id),
+  );
   return outcomes;
 }
 

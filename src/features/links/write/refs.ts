@@ -22,11 +22,13 @@ async function typeRef(ctx: AppContext, userId: number, value: string | undefine
   const choice = parseType(value, onUpdate);
   if (!choice) return undefined;
   if (choice.type === 'overlay') {
-    if (!(await linkNeighbours().ownsPage(ctx.db, 'overlay', userId, choice.overlayId))) throw fail('unknown_reference', 'type', 'overlay', choice.overlayId, 'overlay');
+    if (!(await linkNeighbours().ownsPage(ctx.db, 'overlay', userId, choice.overlayId)))
+      throw fail('unknown_reference', 'type', 'overlay', choice.overlayId, 'overlay');
     return { type: 'overlay', splash_id: null, overlay_id: choice.overlayId };
   }
   const splashId = choice.splashId ?? null;
-  if (splashId !== null && !(await linkNeighbours().ownsPage(ctx.db, 'splash', userId, splashId))) throw fail('unknown_reference', 'type', 'splash page', splashId, 'splash');
+  if (splashId !== null && !(await linkNeighbours().ownsPage(ctx.db, 'splash', userId, splashId)))
+    throw fail('unknown_reference', 'type', 'splash page', splashId, 'splash');
   return { type: choice.type, splash_id: splashId, overlay_id: null };
 }
 
@@ -50,7 +52,9 @@ async function ownedId(
   if (id === null || id === 0) return null;
   const owns = table === 'campaigns' ? linkNeighbours().ownsCampaign : ownsChannel;
   if (!(await owns(ctx.db, userId, id))) {
-    throw table === 'campaigns' ? fail('unknown_reference', 'campaign', 'campaign', id, 'campaigns') : fail('unknown_reference', 'channel', 'channel', id, 'channels');
+    throw table === 'campaigns'
+      ? fail('unknown_reference', 'campaign', 'campaign', id, 'campaigns')
+      : fail('unknown_reference', 'channel', 'channel', id, 'channels');
   }
   return id;
 }
@@ -73,7 +77,10 @@ const MAX_CACHED_REFS = 1000;
 export class RefCache {
   private readonly refs = new Map<string, Promise<LinkRefs>>();
 
-  constructor(private readonly ctx: AppContext, private readonly userId: number) {}
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly userId: number,
+  ) {}
 
   get(input: LinkInput): Promise<LinkRefs> {
     const key = JSON.stringify([input.domain, input.type, input.pixels, input.campaign, input.channel]);

@@ -30,8 +30,14 @@ export function isSocialCrawler(userAgent: string): boolean {
   return userAgent.length > 0 && SOCIAL_CRAWLER.test(userAgent);
 }
 
-const page = (status: number, rendered: RenderedPage, count = false, retryAfter?: number, rule?: string): Decision =>
-  ({ kind: 'page', status, page: rendered, count, rule, retryAfter });
+const page = (status: number, rendered: RenderedPage, count = false, retryAfter?: number, rule?: string): Decision => ({
+  kind: 'page',
+  status,
+  page: rendered,
+  count,
+  rule,
+  retryAfter,
+});
 
 /**
  * One visit of a link, in the issue's order: expired → password → (crawler preview) → targeting → type.

@@ -10,8 +10,7 @@ interface PixelKind {
 }
 
 const js = (value: string) => JSON.stringify(value);
-const loader = (src: string) =>
-  `(function(d){var s=d.createElement('script');s.async=true;s.src=${js(src)};d.head.appendChild(s)})(document);`;
+const loader = (src: string) => `(function(d){var s=d.createElement('script');s.async=true;s.src=${js(src)};d.head.appendChild(s)})(document);`;
 const gtag = (t: string, tag: string) =>
   `window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments)}gtag('js',new Date());gtag('config',${t});` +
   loader(`https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(tag)}`);
@@ -24,7 +23,8 @@ const queued = (name: string, src: string, calls: string) =>
 const KINDS: Record<PixelType, PixelKind> = {
   // Google Tag Manager container
   tagmanagerpixel: {
-    script: (_t, tag) => `window.dataLayer=window.dataLayer||[];dataLayer.push({'gtm.start':Date.now(),event:'gtm.js'});` +
+    script: (_t, tag) =>
+      `window.dataLayer=window.dataLayer||[];dataLayer.push({'gtm.start':Date.now(),event:'gtm.js'});` +
       loader(`https://www.googletagmanager.com/gtm.js?id=${encodeURIComponent(tag)}`),
     hosts: 'https://www.googletagmanager.com',
   },
@@ -40,19 +40,26 @@ const KINDS: Record<PixelType, PixelKind> = {
   adspixel: { script: gtag, hosts: 'https://www.googletagmanager.com' },
   // LinkedIn Insight tag
   professionalnetworkpixel: {
-    script: (t) => `window._linkedin_partner_id=${t};window._linkedin_data_partner_ids=window._linkedin_data_partner_ids||[];` +
-      `window._linkedin_data_partner_ids.push(${t});` + loader('https://snap.licdn.com/li.lms-analytics/insight.min.js'),
+    script: (t) =>
+      `window._linkedin_partner_id=${t};window._linkedin_data_partner_ids=window._linkedin_data_partner_ids||[];` +
+      `window._linkedin_data_partner_ids.push(${t});` +
+      loader('https://snap.licdn.com/li.lms-analytics/insight.min.js'),
     image: (tag) => `https://px.ads.linkedin.com/collect/?pid=${tag}&fmt=gif`,
     hosts: 'https://snap.licdn.com',
   },
   // Twitter / X pixel
-  microblogpixel: { script: (t) => queued('twq', 'https://static.ads-twitter.com/uwt.js', `twq('config',${t});`), hosts: 'https://static.ads-twitter.com' },
+  microblogpixel: {
+    script: (t) => queued('twq', 'https://static.ads-twitter.com/uwt.js', `twq('config',${t});`),
+    hosts: 'https://static.ads-twitter.com',
+  },
   // AdRoll: the tag is "ADVERTISER_ID:PIXEL_ID"
   retargetingpixel: {
     script: (_t, tag) => {
       const [adv, pix] = tag.split(':');
-      return `window.adroll_adv_id=${js(adv!)};window.adroll_pix_id=${js(pix ?? adv!)};window.adroll_version='2.0';` +
-        loader('https://s.adroll.com/j/roundtrip.js');
+      return (
+        `window.adroll_adv_id=${js(adv!)};window.adroll_pix_id=${js(pix ?? adv!)};window.adroll_version='2.0';` +
+        loader('https://s.adroll.com/j/roundtrip.js')
+      );
     },
     hosts: 'https://s.adroll.com',
   },
@@ -70,18 +77,26 @@ const KINDS: Record<PixelType, PixelKind> = {
   },
   // Microsoft Advertising UET
   searchengine: {
-    script: (t) => `(function(w,d){w.uetq=w.uetq||[];var s=d.createElement('script');s.async=true;s.src='https://bat.bing.com/bat.js';` +
+    script: (t) =>
+      `(function(w,d){w.uetq=w.uetq||[];var s=d.createElement('script');s.async=true;s.src='https://bat.bing.com/bat.js';` +
       `s.onload=function(){var o={ti:${t}};o.q=w.uetq;w.uetq=new UET(o);w.uetq.push('pageLoad')};d.head.appendChild(s)})(window,document);`,
     image: (tag) => `https://bat.bing.com/action/0?ti=${tag}&Ver=2`,
     hosts: 'https://bat.bing.com',
   },
   // Snapchat pixel
-  chatapp: { script: (t) => queued('snaptr', 'https://sc-static.net/scevent.min.js', `snaptr('init',${t},{});snaptr('track','PAGE_VIEW');`), hosts: 'https://sc-static.net' },
+  chatapp: {
+    script: (t) => queued('snaptr', 'https://sc-static.net/scevent.min.js', `snaptr('init',${t},{});snaptr('track','PAGE_VIEW');`),
+    hosts: 'https://sc-static.net',
+  },
   // Reddit pixel
-  forum: { script: (t) => queued('rdt', 'https://www.redditstatic.com/ads/pixel.js', `rdt('init',${t});rdt('track','PageVisit');`), hosts: 'https://www.redditstatic.com' },
+  forum: {
+    script: (t) => queued('rdt', 'https://www.redditstatic.com/ads/pixel.js', `rdt('init',${t});rdt('track','PageVisit');`),
+    hosts: 'https://www.redditstatic.com',
+  },
   // TikTok pixel
   shortvideo: {
-    script: (t) => `(function(w,d){w.TiktokAnalyticsObject='ttq';var q=w.ttq=w.ttq||[];['page','track','identify'].forEach(function(m){` +
+    script: (t) =>
+      `(function(w,d){w.TiktokAnalyticsObject='ttq';var q=w.ttq=w.ttq||[];['page','track','identify'].forEach(function(m){` +
       `q[m]=function(){q.push([m].concat([].slice.call(arguments)))}});q.load=function(id){var s=d.createElement('script');s.async=true;` +
       `s.src='https://analytics.tiktok.com/i18n/pixel/events.js?sdkid='+id+'&lib=ttq';d.head.appendChild(s)};q.load(${t});q.page()})(window,document);`,
     hosts: 'https://analytics.tiktok.com',

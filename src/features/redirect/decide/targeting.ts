@@ -32,10 +32,12 @@ export function normalizeLanguage(code: string): string {
 
 /** Device, then language, then location: the first that matches picks the destination. */
 export function target(targeting: Targeting, visitor: Visitor): Target | undefined {
-  return (targeting.devices && byDevice(targeting.devices, visitor.userAgent))
-    ?? (targeting.languages && byLanguage(targeting, visitor.acceptLanguage))
-    ?? (targeting.locations && byLocation(targeting.locations, visitor.ip))
-    ?? undefined;
+  return (
+    (targeting.devices && byDevice(targeting.devices, visitor.userAgent)) ??
+    (targeting.languages && byLanguage(targeting, visitor.acceptLanguage)) ??
+    (targeting.locations && byLocation(targeting.locations, visitor.ip)) ??
+    undefined
+  );
 }
 
 function byDevice(devices: Array<[string, Target]>, userAgent: string): Target | undefined {

@@ -10,7 +10,7 @@ import type { CompiledLink } from '../resolve/compile.js';
 const FORWARD = inlineScript("setTimeout(function(){location.replace(document.getElementById('go').href)},800)");
 const COUNTDOWN = inlineScript(
   "(function(){var c=document.getElementById('count'),n=+c.textContent,t=setInterval(function(){n--;c.textContent=String(Math.max(n,0));" +
-  "if(n<=0){clearInterval(t);location.href=document.getElementById('go').href}},1000)})()",
+    "if(n<=0){clearInterval(t);location.href=document.getElementById('go').href}},1000)})()",
 );
 const CLOSE = inlineScript("document.getElementById('close').addEventListener('click',function(){document.getElementById('cta').hidden=true})");
 
@@ -30,7 +30,10 @@ function mergeCsp(...parts: Array<CspExtra | undefined>): CspExtra {
 }
 
 /** Every page of a link fires its pixels; `scripts`/`csp` are the page's own on top. */
-function linkPage(link: CompiledLink, input: { title: string; body: SafeHtml; head?: SafeHtml; scripts?: typeof FORWARD[]; csp?: CspExtra; full?: boolean }): RenderedPage {
+function linkPage(
+  link: CompiledLink,
+  input: { title: string; body: SafeHtml; head?: SafeHtml; scripts?: (typeof FORWARD)[]; csp?: CspExtra; full?: boolean },
+): RenderedPage {
   const pixels = link.pixels;
   return renderPage({
     title: input.title,
@@ -84,11 +87,14 @@ export function splashPage(link: CompiledLink, destination: string): RenderedPag
   const image = splash ? httpHref(splash.image) : null;
   const content = splash
     ? html`<h1>${splash.title || link.meta.title || 'Just a moment'}</h1>${image ? html`<p><img src="${image}" alt=""></p>` : ''}
-${splash.content.split(/\r?\n\s*\r?\n/).filter((p) => p.trim()).map((p) => html`<p>${p}</p>`)}`
+${splash.content
+  .split(/\r?\n\s*\r?\n/)
+  .filter((p) => p.trim())
+  .map((p) => html`<p>${p}</p>`)}`
     : html`<h1>${link.meta.title || 'You are leaving for another site'}</h1>
 ${link.meta.description ? html`<p>${link.meta.description}</p>` : ''}`;
   return linkPage(link, {
-    title: (splash?.title || link.meta.title) || 'Redirecting…',
+    title: splash?.title || link.meta.title || 'Redirecting…',
     head: html`<noscript><meta http-equiv="refresh" content="${SPLASH_SECONDS};url=${destination}"></noscript>`,
     body: html`${content}<p>Taking you to <a id="go" href="${destination}" rel="noopener">${hostOf(destination)}</a> in
 <span id="count">${SPLASH_SECONDS}</span> seconds.</p><p><a class="btn" href="${destination}" rel="noopener">Continue now</a></p>`,
@@ -138,8 +144,12 @@ export function ogPage(link: CompiledLink): RenderedPage {
   return renderPage({
     title,
     head: html`<meta property="og:type" content="website"><meta property="og:title" content="${title}">
-<meta property="og:url" content="${link.shortUrl}">${description ? html`<meta property="og:description" content="${description}">
-<meta name="description" content="${description}">` : ''}${image ? html`<meta property="og:image" content="${image}">` : ''}
+<meta property="og:url" content="${link.shortUrl}">${
+      description
+        ? html`<meta property="og:description" content="${description}">
+<meta name="description" content="${description}">`
+        : ''
+    }${image ? html`<meta property="og:image" content="${image}">` : ''}
 <meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}"><meta name="twitter:title" content="${title}">
 ${description ? html`<meta name="twitter:description" content="${description}">` : ''}${image ? html`<meta name="twitter:image" content="${image}">` : ''}`,
     body: html`<h1>${title}</h1>${description ? html`<p>${description}</p>` : ''}<p><a href="${link.shortUrl}">${link.shortUrl}</a></p>`,

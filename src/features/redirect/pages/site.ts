@@ -18,9 +18,12 @@ and QR codes here and see how often they are opened. Open a short link to be tak
 
 export function expiredPage(link: { shortUrl: string; expiresAt: number }): RenderedPage {
   const when = formatTimestamp(new Date(link.expiresAt));
-  return simple('Link expired', html`<h1>This link has expired</h1>
+  return simple(
+    'Link expired',
+    html`<h1>This link has expired</h1>
 <p>The short link <strong>${link.shortUrl}</strong> expired on ${when} UTC and no longer leads anywhere.</p>
-<p>If you were given this link, ask its sender for a current one.</p>`);
+<p>If you were given this link, ask its sender for a current one.</p>`,
+  );
 }
 
 export function passwordPage(link: { alias: string; meta: { title: string } }, message: string): RenderedPage {
@@ -53,13 +56,17 @@ export function continuePage(link: { alias: string }): RenderedPage {
 
 export function throttledPage(seconds: number): RenderedPage {
   const minutes = Math.max(Math.ceil(seconds / 60), 1);
-  return simple('Too many attempts', html`<h1>Too many attempts</h1>
-<p>That password was wrong too many times. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.</p>`);
+  return simple(
+    'Too many attempts',
+    html`<h1>Too many attempts</h1>
+<p>That password was wrong too many times. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.</p>`,
+  );
 }
 
 /** Stored entries are re-checked: only strings reach the page, whatever the row holds. */
 function linksOf(bio: BioRow): Array<{ title: string; url: string }> {
-  return bioLinks(bio).filter((l) => l && typeof l === 'object')
+  return bioLinks(bio)
+    .filter((l) => l && typeof l === 'object')
     .map((l) => ({ title: typeof l.title === 'string' ? l.title : '', url: typeof l.url === 'string' ? l.url : '' }));
 }
 

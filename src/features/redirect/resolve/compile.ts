@@ -75,11 +75,12 @@ export function withParameters(href: string, suffix: string): string {
 }
 
 function compileTargets(row: PublicLinkRow, suffix: string): Targeting | null {
-  const pairs = (text: string, key: string, rule: string, normalize = (name: string) => name) => jsonArray(text).flatMap((t) => {
-    const href = httpHref(str(t.link));
-    const name = normalize(str(t[key]).trim().toLowerCase());
-    return href && name ? [[name, { destination: withParameters(href, suffix), rule: `${rule}:${name}` }] as [string, Target]] : [];
-  });
+  const pairs = (text: string, key: string, rule: string, normalize = (name: string) => name) =>
+    jsonArray(text).flatMap((t) => {
+      const href = httpHref(str(t.link));
+      const name = normalize(str(t[key]).trim().toLowerCase());
+      return href && name ? [[name, { destination: withParameters(href, suffix), rule: `${rule}:${name}` }] as [string, Target]] : [];
+    });
   const devices = pairs(row.device_targets, 'device', 'device');
   const languages = pairs(row.language_targets, 'language', 'language', normalizeLanguage);
   const locations = pairs(row.geo_targets, 'location', 'geo');
@@ -126,7 +127,7 @@ function fromRow(deps: CompileDeps, row: PublicLinkRow, domain: DomainRef | null
     secure: url.startsWith('https:'),
     type: (KNOWN_TYPES.has(row.type) ? row.type : 'direct') as LinkType,
     destination: withParameters(long, suffix),
-    expiresAt: row.expiry ? parseTimestamp(row.expiry)?.getTime() ?? 0 : 0,
+    expiresAt: row.expiry ? (parseTimestamp(row.expiry)?.getTime() ?? 0) : 0,
     passwordHash: row.password_hash || null,
     targeting: compileTargets(row, suffix),
     meta: {

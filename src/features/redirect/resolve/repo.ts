@@ -7,7 +7,10 @@ import { publicLinkQuery } from '../../links/access.js';
 import { pixelTagsQuery } from '../../pixels/service.js';
 
 /** A query whose SQL is built once by Kysely and then run with fresh arguments. */
-type Query<A extends unknown[], R> = (db: Db, ...args: A) => Compilable<R> & {
+type Query<A extends unknown[], R> = (
+  db: Db,
+  ...args: A
+) => Compilable<R> & {
   execute(): Promise<R[]>;
 };
 
@@ -56,8 +59,10 @@ export type PublicLinkRow = RowOf<typeof linkQuery>;
 export type PublicDomainRow = RowOf<typeof domainQuery>;
 export type PixelTagRow = RowOf<typeof pixelsQuery>;
 
-const first = <A extends unknown[], R>(run: (...args: A) => MaybePromise<R[]>) =>
-  (...args: A): MaybePromise<R | undefined> => andThen(run(...args), (rows) => rows[0]);
+const first =
+  <A extends unknown[], R>(run: (...args: A) => MaybePromise<R[]>) =>
+  (...args: A): MaybePromise<R | undefined> =>
+    andThen(run(...args), (rows) => rows[0]);
 
 /** The reads of every cache miss, prepared once per process (splash, overlay and bio pages come from the pages feature). */
 export function publicRepo(handle: DbHandle) {

@@ -23,8 +23,14 @@ export interface Site {
   missing: Missing;
 }
 
-export interface Missing { kind: 'missing'; site: Site }
-export interface BioEntry { kind: 'bio'; page: RenderedPage }
+export interface Missing {
+  kind: 'missing';
+  site: Site;
+}
+export interface BioEntry {
+  kind: 'bio';
+  page: RenderedPage;
+}
 export type Entry = CompiledLink | BioEntry;
 export type Resolution = Entry | Missing;
 /** What a Host header + alias resolve to: every Host is served, as a branded domain or as the default one. */

@@ -13,7 +13,11 @@ export class ClientBudget {
   private readonly store = new MemoryRateLimitStore();
   private readonly windowMs: number;
 
-  constructor(readonly name: string, readonly max: number, readonly windowS: number) {
+  constructor(
+    readonly name: string,
+    readonly max: number,
+    readonly windowS: number,
+  ) {
     this.windowMs = windowS * 1000;
   }
 

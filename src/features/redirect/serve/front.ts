@@ -24,8 +24,14 @@ export function leanFront(ctx: AppContext, resolver: Resolver, fastify: RequestL
     try {
       const headers = req.headers;
       const decision = answerVisit(ctx, found, {
-        method, now, host, ip: clientIp(req), cookie: headers.cookie,
-        userAgent: headers['user-agent'] ?? '', acceptLanguage: headers['accept-language'] ?? '', referer: headers.referer ?? '',
+        method,
+        now,
+        host,
+        ip: clientIp(req),
+        cookie: headers.cookie,
+        userAgent: headers['user-agent'] ?? '',
+        acceptLanguage: headers['accept-language'] ?? '',
+        referer: headers.referer ?? '',
       });
       writeDecision(res, decision, method === 'HEAD');
     } catch (err) {
@@ -46,7 +52,11 @@ export function leanFront(ctx: AppContext, resolver: Resolver, fastify: RequestL
     } catch {
       return fastify(req, res); // it answers (and logs) a failing read as the catch-all route does
     }
-    if (found instanceof Promise) found.then((f) => serve(req, res, f, now, host!), () => fastify(req, res));
+    if (found instanceof Promise)
+      found.then(
+        (f) => serve(req, res, f, now, host!),
+        () => fastify(req, res),
+      );
     else serve(req, res, found, now, host!);
   };
 }

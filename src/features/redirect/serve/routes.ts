@@ -21,7 +21,7 @@ const VISIT_DOC =
   'parameters are appended to every destination) → type: direct 302 (Cache-Control: private, max-age=0), or when the ' +
   'link has pixels an HTML page that fires them and forwards after ~1 s; frame (our own /api, /docs, /admin… are linked, ' +
   'never framed; above every frame an "Open the page" link leaves it, for destinations that refuse framing); splash ' +
-  '(the account\'s page or a default one, 5 s countdown); overlay (the destination framed under the ' +
+  "(the account's page or a default one, 5 s countdown); overlay (the destination framed under the " +
   'call-to-action; a contact overlay with an e-mail address opens a mailto: form). On the default domain an alias with no ' +
   'link shows the bio page of that alias; on a branded domain an unknown alias redirects to its redirect404. Every served ' +
   'GET counts one click; HEAD requests do not.';
@@ -41,45 +41,71 @@ export const publicRoutes: Feature<{ resolver: Resolver }> = async (app, { ctx, 
       done(null, { password: new URLSearchParams(String(body)).get('password') ?? undefined });
     });
     scope.setErrorHandler((error: FastifyError, req, reply) => {
-      const [status, message] = error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? [415, FORM_ONLY]
-        : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? [413, FORM_TOO_LARGE]
-          : statusAndMessage(error);
+      const [status, message] =
+        error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+          ? [415, FORM_ONLY]
+          : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+            ? [413, FORM_TOO_LARGE]
+            : statusAndMessage(error);
       if (status >= 500) req.log.error({ err: error }, 'public request failed');
       sendPage(reply, status, errorPage(status, message));
     });
 
-    scope.get('/', {
-      schema: { tags: ['public'], summary: 'Domain root', description: 'A branded domain redirects to its redirectroot; otherwise a small landing page. A Host that is no branded domain (in any spelling: case, final dot, port) is served as the default domain.', security: [] },
-    }, async (req, reply) => sendDecision(reply, answerRoot(await resolver.site(req.host))));
-
-    scope.get('/:alias', {
-      schema: { tags: ['public'], summary: 'Visit a short link', description: VISIT_DOC, params: AliasParams, security: [] },
-    }, async (req, reply) => {
-      const now = Date.now();
-      const lookup = resolver.lookup(req.host, req.params.alias, now);
-      const found = lookup instanceof Promise ? await lookup : lookup; // a cache hit stays synchronous
-      return sendDecision(reply, answerVisit(ctx, found, visitOf(req, now)));
-    });
-
-    scope.post('/:alias', {
-      schema: {
-        tags: ['public'], summary: 'Unlock a password-protected short link', params: AliasParams, body: PasswordForm, security: [],
-        description: 'Form field `password` (application/x-www-form-urlencoded, at most 16 KB; any other body answers 415, ' +
-          'a larger one 413, before it is read). Right: a signed HttpOnly cookie for this link (one day) and a 200 page ' +
-          "that continues to the link (meta refresh and a link; not a 303, since browsers apply the form page's CSP " +
-          "form-action 'self' to the whole redirect chain, which ends on another site). A post to a link without a " +
-          'password answers the same page. Wrong: the form again with 401. After 5 tries per link and client (an IP ' +
-          'address; for IPv6 its /64) within 15 minutes: 429 until the window ends, also for tries sent at once. ' +
-          `Every public POST counts against the client's budget of ${POST_BUDGET} per ${POST_WINDOW_S} s (per process): ` +
-          'past it, a 429 page with Retry-After.',
+    scope.get(
+      '/',
+      {
+        schema: {
+          tags: ['public'],
+          summary: 'Domain root',
+          description:
+            'A branded domain redirects to its redirectroot; otherwise a small landing page. A Host that is no branded domain (in any spelling: case, final dot, port) is served as the default domain.',
+          security: [],
+        },
       },
-    }, async (req, reply) => {
-      const now = Date.now();
-      const found = await resolver.lookup(req.host, req.params.alias, now);
-      if (found.kind !== 'link') return sendDecision(reply, answerNoLink(found));
-      const input = { password: req.body?.password ?? '', ip: req.ip, now };
-      return sendDecision(reply, await submitPassword(found, input, ctx.secret, throttle));
-    });
+      async (req, reply) => sendDecision(reply, answerRoot(await resolver.site(req.host))),
+    );
+
+    scope.get(
+      '/:alias',
+      {
+        schema: { tags: ['public'], summary: 'Visit a short link', description: VISIT_DOC, params: AliasParams, security: [] },
+      },
+      async (req, reply) => {
+        const now = Date.now();
+        const lookup = resolver.lookup(req.host, req.params.alias, now);
+        const found = lookup instanceof Promise ? await lookup : lookup; // a cache hit stays synchronous
+        return sendDecision(reply, answerVisit(ctx, found, visitOf(req, now)));
+      },
+    );
+
+    scope.post(
+      '/:alias',
+      {
+        schema: {
+          tags: ['public'],
+          summary: 'Unlock a password-protected short link',
+          params: AliasParams,
+          body: PasswordForm,
+          security: [],
+          description:
+            'Form field `password` (application/x-www-form-urlencoded, at most 16 KB; any other body answers 415, ' +
+            'a larger one 413, before it is read). Right: a signed HttpOnly cookie for this link (one day) and a 200 page ' +
+            "that continues to the link (meta refresh and a link; not a 303, since browsers apply the form page's CSP " +
+            "form-action 'self' to the whole redirect chain, which ends on another site). A post to a link without a " +
+            'password answers the same page. Wrong: the form again with 401. After 5 tries per link and client (an IP ' +
+            'address; for IPv6 its /64) within 15 minutes: 429 until the window ends, also for tries sent at once. ' +
+            `Every public POST counts against the client's budget of ${POST_BUDGET} per ${POST_WINDOW_S} s (per process): ` +
+            'past it, a 429 page with Retry-After.',
+        },
+      },
+      async (req, reply) => {
+        const now = Date.now();
+        const found = await resolver.lookup(req.host, req.params.alias, now);
+        if (found.kind !== 'link') return sendDecision(reply, answerNoLink(found));
+        const input = { password: req.body?.password ?? '', ip: req.ip, now };
+        return sendDecision(reply, await submitPassword(found, input, ctx.secret, throttle));
+      },
+    );
   });
 };
 

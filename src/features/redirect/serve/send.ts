@@ -15,7 +15,9 @@ const PAGE_CACHE = 'no-store';
 export function decisionHeaders(decision: Decision): OutgoingHttpHeaders {
   if (decision.kind === 'redirect') return { location: decision.location, 'cache-control': REDIRECT_CACHE, 'content-length': 0 };
   const headers: OutgoingHttpHeaders = {
-    ...PAGE_HEADERS, 'content-security-policy': decision.page.csp, 'cache-control': PAGE_CACHE,
+    ...PAGE_HEADERS,
+    'content-security-policy': decision.page.csp,
+    'cache-control': PAGE_CACHE,
     'content-length': Buffer.byteLength(decision.page.html),
   };
   if (decision.retryAfter) headers['retry-after'] = String(decision.retryAfter);

@@ -27,7 +27,8 @@ export interface ServedVisit extends Visit {
  * SameSite=Strict cookie is not sent with its requests and their answers cannot be read. Everything else
  * the pages do (scripts, forms to mailto:, links out of the page, popups) stays allowed.
  */
-export const PIXEL_SANDBOX = 'sandbox allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-top-navigation allow-downloads allow-modals';
+export const PIXEL_SANDBOX =
+  'sandbox allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-top-navigation allow-downloads allow-modals';
 
 function sandboxed(decision: Decision): Decision {
   if (decision.kind !== 'page') return decision;

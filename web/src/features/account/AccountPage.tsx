@@ -44,17 +44,32 @@ function Profile({ account }: { account: Account }) {
   return (
     <form className="panel" onSubmit={onSubmit} aria-labelledby="profile-h">
       <h2 id="profile-h">Sign-in details</h2>
-      <p className="muted small">Account {account.username} · since {formatDate(account.registered)}</p>
+      <p className="muted small">
+        Account {account.username} · since {formatDate(account.registered)}
+      </p>
       <Field id="account-email" label="E-mail">
         <input id="account-email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
       </Field>
       <Field id="account-password" label="New password" hint="At least 8 characters; empty keeps the current one.">
-        <input id="account-password" type="password" autoComplete="new-password" minLength={8} value={password}
-          onChange={(e) => setPassword(e.target.value)} aria-describedby="account-password-hint" />
+        <input
+          id="account-password"
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          aria-describedby="account-password-hint"
+        />
       </Field>
       <ErrorNote error={save.error} />
-      {save.isSuccess && <p role="status" className="ok">Saved.</p>}
-      <button type="submit" disabled={save.isPending}>Save</button>
+      {save.isSuccess && (
+        <p role="status" className="ok">
+          Saved.
+        </p>
+      )}
+      <button type="submit" disabled={save.isPending}>
+        Save
+      </button>
     </form>
   );
 }
@@ -75,7 +90,9 @@ function Sessions() {
       <h2 id="sessions-h">Sessions</h2>
       <p>Signed in on a computer you no longer use? End every session of this account, this one included.</p>
       <ErrorNote error={everywhere.error} />
-      <button type="button" className="danger" disabled={everywhere.isPending} onClick={() => everywhere.mutate()}>Sign out everywhere</button>
+      <button type="button" className="danger" disabled={everywhere.isPending} onClick={() => everywhere.mutate()}>
+        Sign out everywhere
+      </button>
     </section>
   );
 }

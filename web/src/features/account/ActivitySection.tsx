@@ -40,7 +40,9 @@ export function ActivitySection() {
   return (
     <section className="panel" aria-labelledby="activity-h">
       <h2 id="activity-h">Activity</h2>
-      <p className="muted small">Sign-ins, changes to the account and its keys, imports and exports. IP addresses are kept to their network only: the last part is left out.</p>
+      <p className="muted small">
+        Sign-ins, changes to the account and its keys, imports and exports. IP addresses are kept to their network only: the last part is left out.
+      </p>
       <ErrorNote error={list.error} />
       {list.isPending && <Loading />}
       {list.data?.activity.length === 0 && <p className="muted">Nothing logged yet.</p>}
@@ -59,15 +61,27 @@ function ActivityTable({ activity }: { activity: ActivityEntry[] }) {
     <div className="table-wrap stack-wrap">
       <table className="stack activity" aria-labelledby="activity-h">
         <thead>
-          <tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Via</th><th scope="col">IP</th><th scope="col">Client</th></tr>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Event</th>
+            <th scope="col">Via</th>
+            <th scope="col">IP</th>
+            <th scope="col">Client</th>
+          </tr>
         </thead>
         <tbody>
           {activity.map((entry, i) => (
             <tr key={`${entry.date}-${i}`} data-event={entry.event}>
-              <td data-label="When"><When value={entry.date} /></td>
-              <td data-label="Event" className={entry.event.endsWith('_failed') || entry.event.endsWith('_throttled') ? 'error' : undefined}>{eventText(entry.event)}</td>
+              <td data-label="When">
+                <When value={entry.date} />
+              </td>
+              <td data-label="Event" className={entry.event.endsWith('_failed') || entry.event.endsWith('_throttled') ? 'error' : undefined}>
+                {eventText(entry.event)}
+              </td>
               <td data-label="Via">{viaText(entry.via)}</td>
-              <td data-label="IP"><code>{entry.ip || '—'}</code></td>
+              <td data-label="IP">
+                <code>{entry.ip || '—'}</code>
+              </td>
               <td data-label="Client">{entry.agent || '—'}</td>
             </tr>
           ))}

@@ -23,13 +23,21 @@ export function KeysSection() {
   return (
     <section className="panel" aria-labelledby="keys-h">
       <h2 id="keys-h">API keys</h2>
-      <p>Programs use the API with <code>Authorization: Bearer &lt;key&gt;</code>. Give each program its own key with only the access it needs, and revoke it when it is done.</p>
+      <p>
+        Programs use the API with <code>Authorization: Bearer &lt;key&gt;</code>. Give each program its own key with only the access it needs, and
+        revoke it when it is done.
+      </p>
       {created && <NewSecret created={created} onDone={() => setCreated(null)} />}
       <ErrorNote error={keys.error ?? revoke.error} />
       {keys.isPending && <Loading />}
       {keys.data?.length === 0 && <p className="muted">No keys: programs cannot use the API as this account.</p>}
       {keys.data && keys.data.length > 0 && <KeysTable keys={keys.data} busy={revoke.isPending} onRevoke={(key) => revoke.mutate(key.id)} />}
-      <NewKeyForm onCreated={(key) => { setCreated(key); revoke.reset(); }} />
+      <NewKeyForm
+        onCreated={(key) => {
+          setCreated(key);
+          revoke.reset();
+        }}
+      />
     </section>
   );
 }
@@ -40,18 +48,38 @@ function KeysTable({ keys, busy, onRevoke }: { keys: ApiKeyEntry[]; busy: boolea
       <table className="stack keys" aria-labelledby="keys-h">
         <thead>
           <tr>
-            <th scope="col">Name</th><th scope="col">Access</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th>
-            <th scope="col"><span className="visually-hidden">Actions</span></th>
+            <th scope="col">Name</th>
+            <th scope="col">Access</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Expires</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
           {keys.map((key) => (
             <tr key={key.id}>
-              <th scope="row" className="strong key-name">{key.name}</th>
-              <td data-label="Access"><ul className="chips">{describeScopes(key.scopes).map((chip) => <li key={chip}>{chip}</li>)}</ul></td>
-              <td data-label="Created"><When value={key.created} date /></td>
-              <td data-label="Last used"><When value={key.lastUsed} /></td>
-              <td data-label="Expires"><When value={key.expires} /></td>
+              <th scope="row" className="strong key-name">
+                {key.name}
+              </th>
+              <td data-label="Access">
+                <ul className="chips">
+                  {describeScopes(key.scopes).map((chip) => (
+                    <li key={chip}>{chip}</li>
+                  ))}
+                </ul>
+              </td>
+              <td data-label="Created">
+                <When value={key.created} date />
+              </td>
+              <td data-label="Last used">
+                <When value={key.lastUsed} />
+              </td>
+              <td data-label="Expires">
+                <When value={key.expires} />
+              </td>
               <td className="row-actions">
                 <ConfirmButton label="Revoke" what={key.name} confirm={`Revoke ${key.name}`} busy={busy} onConfirm={() => onRevoke(key)} />
               </td>
@@ -70,9 +98,13 @@ function NewSecret({ created, onDone }: { created: { name: string; key: string }
   return (
     <div className="secret" ref={ref} tabIndex={-1} role="region" aria-labelledby="secret-h">
       <h3 id="secret-h">Key “{created.name}” is ready</h3>
-      <p className="key"><code data-testid="api-key">{created.key}</code> <CopyButton text={created.key} label="Copy key" /></p>
+      <p className="key">
+        <code data-testid="api-key">{created.key}</code> <CopyButton text={created.key} label="Copy key" />
+      </p>
       <p className="strong">Copy it now and keep it somewhere safe: you won’t see it again. If it is lost, make a new key and revoke this one.</p>
-      <button type="button" className="small secondary" onClick={onDone}>I have copied it</button>
+      <button type="button" className="small secondary" onClick={onDone}>
+        I have copied it
+      </button>
     </div>
   );
 }

@@ -48,13 +48,26 @@ export function NewKeyForm({ onCreated }: { onCreated(created: { name: string; k
           <input id="key-name" required maxLength={64} value={name} onChange={(e) => setName(e.target.value)} aria-describedby="key-name-hint" />
         </Field>
         <Field id="key-expires" label="Expires (optional)" hint="At the end of that day, your time. Empty: never.">
-          <input id="key-expires" type="date" min={tomorrow()} value={expires} onChange={(e) => setExpires(e.target.value)} aria-describedby="key-expires-hint" />
+          <input
+            id="key-expires"
+            type="date"
+            min={tomorrow()}
+            value={expires}
+            onChange={(e) => setExpires(e.target.value)}
+            aria-describedby="key-expires-hint"
+          />
         </Field>
       </div>
       <ScopePicker value={choice} onChange={setChoice} />
-      {scopes.length === 0 && <p className="error" role="alert">Choose at least one area, or full access.</p>}
+      {scopes.length === 0 && (
+        <p className="error" role="alert">
+          Choose at least one area, or full access.
+        </p>
+      )}
       <ErrorNote error={create.error} />
-      <button type="submit" disabled={create.isPending || scopes.length === 0}>Create key</button>
+      <button type="submit" disabled={create.isPending || scopes.length === 0}>
+        Create key
+      </button>
     </form>
   );
 }

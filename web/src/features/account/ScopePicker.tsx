@@ -21,18 +21,29 @@ export function ScopePicker({ value, onChange }: { value: ScopeChoice; onChange(
     <fieldset className="scopes">
       <legend>Access</legend>
       <label className="check">
-        <input type="checkbox" id="key-full" checked={value.full} onChange={(e) => onChange({ ...value, full: e.target.checked })}
-          aria-describedby="key-full-hint" />
+        <input
+          type="checkbox"
+          id="key-full"
+          checked={value.full}
+          onChange={(e) => onChange({ ...value, full: e.target.checked })}
+          aria-describedby="key-full-hint"
+        />
         Full access
       </label>
-      <p id="key-full-hint" className="muted small">Everything your account can do, as signing in does. Give a program only what it needs instead.</p>
+      <p id="key-full-hint" className="muted small">
+        Everything your account can do, as signing in does. Give a program only what it needs instead.
+      </p>
       {!value.full && (
         <div className="scope-grid">
           {AREAS.map(({ area, label }) => (
             <div className="field" key={area}>
               <label htmlFor={`scope-${area}`}>{label}</label>
               <select id={`scope-${area}`} value={value.areas[area]} onChange={(e) => setArea(area, e.target.value as Access)}>
-                {LEVELS.map((level) => <option key={level.value} value={level.value}>{level.label}</option>)}
+                {LEVELS.map((level) => (
+                  <option key={level.value} value={level.value}>
+                    {level.label}
+                  </option>
+                ))}
               </select>
             </div>
           ))}

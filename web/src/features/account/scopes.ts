@@ -22,7 +22,15 @@ export const FULL_ACCESS = '*';
 
 /** What an integration usually needs: to read and make links, nothing else. */
 export const DEFAULT_ACCESS: AreaAccess = {
-  links: 'write', stats: 'none', qr: 'none', pages: 'none', campaigns: 'none', channels: 'none', domains: 'none', pixels: 'none', account: 'none',
+  links: 'write',
+  stats: 'none',
+  qr: 'none',
+  pages: 'none',
+  campaigns: 'none',
+  channels: 'none',
+  domains: 'none',
+  pixels: 'none',
+  account: 'none',
 };
 
 /** `write` means read and write: the API counts them apart, but a key that may change something should see it too. */

@@ -16,16 +16,41 @@ function ItemsTable({ items, onRemove, busy }: { items: ChannelItem[]; onRemove(
   return (
     <div className="table-wrap">
       <table>
-        <thead><tr><th scope="col">Type</th><th scope="col">Title</th><th scope="col">Address</th><th scope="col">Added</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Type</th>
+            <th scope="col">Title</th>
+            <th scope="col">Address</th>
+            <th scope="col">Added</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
         <tbody>
           {items.map((item) => (
             <tr key={`${item.type}:${item.id}`}>
               <td>{nounOf(item)}</td>
-              <td><Link href={pageOf(item)}>{item.title}</Link></td>
-              <td><a href={item.link} className="url-text">{item.link}</a> <CopyButton text={item.link} /></td>
+              <td>
+                <Link href={pageOf(item)}>{item.title}</Link>
+              </td>
+              <td>
+                <a href={item.link} className="url-text">
+                  {item.link}
+                </a>{' '}
+                <CopyButton text={item.link} />
+              </td>
               <td>{item.date}</td>
               <td className="row-actions">
-                <button type="button" className="small secondary" disabled={busy} aria-label={`Remove ${item.title} from the channel`} onClick={() => onRemove(item)}>Remove</button>
+                <button
+                  type="button"
+                  className="small secondary"
+                  disabled={busy}
+                  aria-label={`Remove ${item.title} from the channel`}
+                  onClick={() => onRemove(item)}
+                >
+                  Remove
+                </button>
               </td>
             </tr>
           ))}
@@ -48,13 +73,24 @@ export default function ChannelPage({ id }: { id: number }) {
   const found = channel.data;
   return (
     <>
-      <PageTitle title={found ? `Channel ${found.name}` : 'Channel'}><Link href="/channels" className="button secondary">All channels</Link></PageTitle>
-      {found && <p className="muted"><Swatch color={found.color} /> {found.starred ? 'Starred. ' : ''}{found.description}</p>}
+      <PageTitle title={found ? `Channel ${found.name}` : 'Channel'}>
+        <Link href="/channels" className="button secondary">
+          All channels
+        </Link>
+      </PageTitle>
+      {found && (
+        <p className="muted">
+          <Swatch color={found.color} /> {found.starred ? 'Starred. ' : ''}
+          {found.description}
+        </p>
+      )}
       <AddItemForm channelId={id} />
       <ErrorNote error={channel.error ?? items.error ?? remove.error} />
       {items.isPending && <Loading />}
       {items.data && items.data.items.length === 0 && <p className="muted">Nothing in this channel yet.</p>}
-      {items.data && items.data.items.length > 0 && <ItemsTable items={items.data.items} busy={remove.isPending} onRemove={(item) => remove.mutate(item)} />}
+      {items.data && items.data.items.length > 0 && (
+        <ItemsTable items={items.data.items} busy={remove.isPending} onRemove={(item) => remove.mutate(item)} />
+      )}
       {items.data && <Pagination page={items.data.currentpage} maxpage={items.data.maxpage} onPage={setPage} />}
     </>
   );

@@ -15,15 +15,26 @@ function StarButton({ channel }: { channel: Channel }) {
     onSuccess: () => client.invalidateQueries({ queryKey: channelKeys.list }),
   });
   return (
-    <button type="button" className="small secondary star" aria-pressed={channel.starred} aria-label={`Star ${channel.name}`}
-      disabled={toggle.isPending} onClick={() => toggle.mutate()}>
+    <button
+      type="button"
+      className="small secondary star"
+      aria-pressed={channel.starred}
+      aria-label={`Star ${channel.name}`}
+      disabled={toggle.isPending}
+      onClick={() => toggle.mutate()}
+    >
       <span aria-hidden="true">{channel.starred ? '★' : '☆'}</span>
     </button>
   );
 }
 
 const channels: ResourceSpec<Channel> = {
-  title: 'Channels', noun: 'channel', list: '/channels', item: 'channel', collection: 'channels', name: (c) => c.name,
+  title: 'Channels',
+  noun: 'channel',
+  list: '/channels',
+  item: 'channel',
+  collection: 'channels',
+  name: (c) => c.name,
   intro: <p className="muted">Folders of links, QR codes and bio pages; starred channels come first.</p>,
   fields: [
     { name: 'name', label: 'Name', required: true },
@@ -34,7 +45,14 @@ const channels: ResourceSpec<Channel> = {
   edit: (c) => ({ name: c.name, description: c.description, color: c.color || '#0b57d0', starred: c.starred }),
   columns: [
     { label: 'Star', cell: (c) => <StarButton channel={c} /> },
-    { label: 'Name', cell: (c) => <><Swatch color={c.color} /> <Link href={`/channels/${c.id}`}>{c.name}</Link></> },
+    {
+      label: 'Name',
+      cell: (c) => (
+        <>
+          <Swatch color={c.color} /> <Link href={`/channels/${c.id}`}>{c.name}</Link>
+        </>
+      ),
+    },
     { label: 'Description', cell: (c) => c.description },
   ],
 };

@@ -32,7 +32,11 @@ export interface Choice {
 /** Your items of one type to pick from: the newest 100. */
 export async function itemChoices(type: ItemType): Promise<Choice[]> {
   const query = { limit: 100 };
-  if (type === 'links') return (await getData<ListBody<'urls', LinkEntry>>('/urls', query)).urls.map((l) => ({ id: l.id, label: `${l.title || l.alias} (${l.shorturl})` }));
+  if (type === 'links')
+    return (await getData<ListBody<'urls', LinkEntry>>('/urls', query)).urls.map((l) => ({
+      id: l.id,
+      label: `${l.title || l.alias} (${l.shorturl})`,
+    }));
   if (type === 'qr') return (await getData<ListBody<'qrs', QrEntry>>('/qr', query)).qrs.map((q) => ({ id: q.id, label: q.name }));
   return (await getData<ListBody<'bio', Bio>>('/bio', query)).bio.map((b) => ({ id: b.id, label: `${b.name} (${b.url})` }));
 }

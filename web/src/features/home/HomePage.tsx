@@ -9,24 +9,40 @@ import { VisitsTable } from '../stats/VisitsTable.js';
 
 /** The account at a glance: all clicks over time, the most clicked links and the latest visits. */
 export default function HomePage() {
-  const top = useQuery({ queryKey: linkKeys.list({ page: 1, limit: 10, order: 'click', q: '' }), queryFn: () => listLinks({ page: 1, limit: 10, order: 'click', q: '' }) });
+  const top = useQuery({
+    queryKey: linkKeys.list({ page: 1, limit: 10, order: 'click', q: '' }),
+    queryFn: () => listLinks({ page: 1, limit: 10, order: 'click', q: '' }),
+  });
   return (
     <>
-      <PageTitle title="Overview"><Link href="/links/new" className="button">New link</Link></PageTitle>
-      <SeriesSection title="Clicks on all your links and QR codes" queryKey={['account']}
-        load={(range) => getData<{ data: SeriesPoint[] }>('/stats/clicks', { ...range })} />
+      <PageTitle title="Overview">
+        <Link href="/links/new" className="button">
+          New link
+        </Link>
+      </PageTitle>
+      <SeriesSection
+        title="Clicks on all your links and QR codes"
+        queryKey={['account']}
+        load={(range) => getData<{ data: SeriesPoint[] }>('/stats/clicks', { ...range })}
+      />
       <section className="panel" aria-labelledby="top-h">
         <h2 id="top-h">Top links</h2>
         <ErrorNote error={top.error} />
         {top.isPending && <Loading />}
-        {top.data?.urls.length === 0 && <p>No links yet. <Link href="/links/new">Create your first link</Link>.</p>}
+        {top.data?.urls.length === 0 && (
+          <p>
+            No links yet. <Link href="/links/new">Create your first link</Link>.
+          </p>
+        )}
         {top.data && top.data.urls.length > 0 && (
           <ol className="top-links">
             {top.data.urls.map((link) => (
               <li key={link.id}>
                 <Link href={`/links/${link.id}`}>{link.title || shown(link.shorturl)}</Link>
                 <span className="url muted small">{link.longurl}</span>
-                <span className="num">{formatNumber(link.clicks)} <span className="muted small">{plural(link.clicks, 'click')}</span></span>
+                <span className="num">
+                  {formatNumber(link.clicks)} <span className="muted small">{plural(link.clicks, 'click')}</span>
+                </span>
               </li>
             ))}
           </ol>
@@ -49,10 +65,14 @@ function LatestVisits() {
       {latest.isPending && <Loading />}
       {latest.data?.visits.length === 0 && <p className="muted">No recent visits to your links and QR codes.</p>}
       {latest.data && latest.data.visits.length > 0 && (
-        <VisitsTable visits={latest.data.visits} labelledBy="latest-h" target={{
-          label: 'Link or QR code',
-          cell: (v) => <Link href={v.type === 'link' ? `/links/${v.id}` : `/qr/${v.id}`}>{shown(v.name)}</Link>,
-        }} />
+        <VisitsTable
+          visits={latest.data.visits}
+          labelledBy="latest-h"
+          target={{
+            label: 'Link or QR code',
+            cell: (v) => <Link href={v.type === 'link' ? `/links/${v.id}` : `/qr/${v.id}`}>{shown(v.name)}</Link>,
+          }}
+        />
       )}
     </section>
   );

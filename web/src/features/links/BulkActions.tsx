@@ -31,7 +31,11 @@ export function BulkActions({ selected, choices, onDone }: Props) {
     },
   });
   const busy = run.isPending;
-  const count = <p className="visually-hidden" aria-live="polite">{selected.length ? `${plural(selected.length)} selected` : ''}</p>;
+  const count = (
+    <p className="visually-hidden" aria-live="polite">
+      {selected.length ? `${plural(selected.length)} selected` : ''}
+    </p>
+  );
   // The actions show once a link is selected; the live count is always there so the change is announced.
   if (selected.length === 0 && !run.data) return count;
   return (
@@ -40,14 +44,31 @@ export function BulkActions({ selected, choices, onDone }: Props) {
       {count}
       {selected.length > 0 && (
         <div className="actions">
-          <ConfirmButton label="Delete selected" confirm={`Delete ${plural(selected.length)}`} busy={busy} onConfirm={() => run.mutate({ links: selected, did: 'Deleted', act: deleteLink })} />
-          <AddTo kind="campaign" items={choices?.campaigns} busy={busy}
-            onAdd={(id, name) => run.mutate({ links: selected, did: `Added to campaign ${name}`, act: (link) => assignToCampaign(id, link) })} />
-          <AddTo kind="channel" items={choices?.channels} busy={busy}
-            onAdd={(id, name) => run.mutate({ links: selected, did: `Added to channel ${name}`, act: (link) => assignToChannel(id, link) })} />
+          <ConfirmButton
+            label="Delete selected"
+            confirm={`Delete ${plural(selected.length)}`}
+            busy={busy}
+            onConfirm={() => run.mutate({ links: selected, did: 'Deleted', act: deleteLink })}
+          />
+          <AddTo
+            kind="campaign"
+            items={choices?.campaigns}
+            busy={busy}
+            onAdd={(id, name) => run.mutate({ links: selected, did: `Added to campaign ${name}`, act: (link) => assignToCampaign(id, link) })}
+          />
+          <AddTo
+            kind="channel"
+            items={choices?.channels}
+            busy={busy}
+            onAdd={(id, name) => run.mutate({ links: selected, did: `Added to channel ${name}`, act: (link) => assignToChannel(id, link) })}
+          />
         </div>
       )}
-      {busy && <p className="muted" role="status">Working…</p>}
+      {busy && (
+        <p className="muted" role="status">
+          Working…
+        </p>
+      )}
       {run.data && <Outcome outcome={run.data} />}
     </section>
   );
@@ -70,9 +91,15 @@ function AddTo({ kind, items, busy, onAdd }: AddToProps) {
       <label htmlFor={id} className="visually-hidden">{`The ${kind} to add the selected links to`}</label>
       <select id={id} value={value} onChange={(e) => setValue(e.target.value)}>
         <option value="">{kind === 'campaign' ? 'Campaign…' : 'Channel…'}</option>
-        {items?.map((item) => <option key={item.id} value={item.id}>{item.name}</option>)}
+        {items?.map((item) => (
+          <option key={item.id} value={item.id}>
+            {item.name}
+          </option>
+        ))}
       </select>
-      <button type="button" className="small secondary" disabled={busy || !value} onClick={add}>Add to {kind}</button>
+      <button type="button" className="small secondary" disabled={busy || !value} onClick={add}>
+        Add to {kind}
+      </button>
     </span>
   );
 }
@@ -80,11 +107,19 @@ function AddTo({ kind, items, busy, onAdd }: AddToProps) {
 function Outcome({ outcome }: { outcome: BulkOutcome }) {
   return (
     <div className="bulk-outcome">
-      <p role="status">{outcome.did}: {plural(outcome.done)}.</p>
+      <p role="status">
+        {outcome.did}: {plural(outcome.done)}.
+      </p>
       {outcome.failures.length > 0 && (
         <div role="alert">
           <p className="error">{plural(outcome.failures.length)} failed:</p>
-          <ul>{outcome.failures.map((f) => <li key={f.alias}><strong>{f.alias}</strong>: {f.message}</li>)}</ul>
+          <ul>
+            {outcome.failures.map((f) => (
+              <li key={f.alias}>
+                <strong>{f.alias}</strong>: {f.message}
+              </li>
+            ))}
+          </ul>
         </div>
       )}
     </div>

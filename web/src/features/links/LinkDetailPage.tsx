@@ -22,12 +22,21 @@ export default function LinkDetailPage({ id }: { id: number }) {
       navigate('/links');
     },
   });
-  if (!link.data) return <><PageTitle title="Link" /><ErrorNote error={link.error} />{link.isPending && <Loading />}</>;
+  if (!link.data)
+    return (
+      <>
+        <PageTitle title="Link" />
+        <ErrorNote error={link.error} />
+        {link.isPending && <Loading />}
+      </>
+    );
   const { details, data } = link.data;
   return (
     <>
       <PageTitle title={details.title || details.shorturl.replace(/^https?:\/\//, '')}>
-        <Link href={`/links/${id}/edit`} className="button secondary">Edit</Link>
+        <Link href={`/links/${id}/edit`} className="button secondary">
+          Edit
+        </Link>
         <ConfirmButton label="Delete" confirm="Delete this link" busy={remove.isPending} onConfirm={() => remove.mutate()} />
       </PageTitle>
       <ErrorNote error={remove.error} />
@@ -40,19 +49,49 @@ export default function LinkDetailPage({ id }: { id: number }) {
 }
 
 function Summary({ details, totals }: { details: LinkDetailBody['details']; totals: { clicks: number; uniqueClicks: number } }) {
-  const targets = [...Object.entries(details.location).map(([k, v]) => [`Country ${k}`, v]), ...Object.entries(details.device).map(([k, v]) => [`Device ${k}`, v])];
+  const targets = [
+    ...Object.entries(details.location).map(([k, v]) => [`Country ${k}`, v]),
+    ...Object.entries(details.device).map(([k, v]) => [`Device ${k}`, v]),
+  ];
   return (
     <section className="panel summary">
       <dl>
-        <div><dt>Short link</dt><dd><a href={details.shorturl}>{details.shorturl}</a> <CopyButton text={details.shorturl} /></dd></div>
-        <div><dt>Destination</dt><dd className="url"><a href={details.longurl} rel="noreferrer">{details.longurl}</a></dd></div>
-        <div><dt>Created</dt><dd>{formatDate(details.date)}</dd></div>
-        <div><dt>Expires</dt><dd>{details.expiry ? `${details.expiry} UTC` : 'Never'}</dd></div>
-        {targets.map(([k, v]) => <div key={k}><dt>{k}</dt><dd className="url">{v}</dd></div>)}
+        <div>
+          <dt>Short link</dt>
+          <dd>
+            <a href={details.shorturl}>{details.shorturl}</a> <CopyButton text={details.shorturl} />
+          </dd>
+        </div>
+        <div>
+          <dt>Destination</dt>
+          <dd className="url">
+            <a href={details.longurl} rel="noreferrer">
+              {details.longurl}
+            </a>
+          </dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>{formatDate(details.date)}</dd>
+        </div>
+        <div>
+          <dt>Expires</dt>
+          <dd>{details.expiry ? `${details.expiry} UTC` : 'Never'}</dd>
+        </div>
+        {targets.map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd className="url">{v}</dd>
+          </div>
+        ))}
       </dl>
       <div className="totals">
-        <p><strong data-testid="total-clicks">{formatNumber(totals.clicks)}</strong> <span className="muted">{plural(totals.clicks, 'click')}</span></p>
-        <p><strong>{formatNumber(totals.uniqueClicks)}</strong> <span className="muted">unique</span></p>
+        <p>
+          <strong data-testid="total-clicks">{formatNumber(totals.clicks)}</strong> <span className="muted">{plural(totals.clicks, 'click')}</span>
+        </p>
+        <p>
+          <strong>{formatNumber(totals.uniqueClicks)}</strong> <span className="muted">unique</span>
+        </p>
       </div>
     </section>
   );

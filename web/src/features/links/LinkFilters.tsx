@@ -21,7 +21,15 @@ function filterChange(name: FilterName, value: string): Partial<LinkQuery> {
 }
 
 /** One select per filter; a filter the list no longer offers (deleted since) still shows, so it can be cleared. */
-export function LinkFilters({ query, choices, onChange }: { query: LinkQuery; choices: LinkChoices | undefined; onChange(change: Partial<LinkQuery>): void }) {
+export function LinkFilters({
+  query,
+  choices,
+  onChange,
+}: {
+  query: LinkQuery;
+  choices: LinkChoices | undefined;
+  onChange(change: Partial<LinkQuery>): void;
+}) {
   return (
     <>
       {FILTERS.map((name) => {
@@ -34,7 +42,11 @@ export function LinkFilters({ query, choices, onChange }: { query: LinkQuery; ch
             <select id={`filter-${name}`} value={value} onChange={(e) => onChange(filterChange(name, e.target.value))}>
               <option value="">{LABELS[name].any}</option>
               {!known && <option value={value}>{value}</option>}
-              {list.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+              {list.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
             </select>
           </div>
         );

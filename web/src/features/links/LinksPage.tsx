@@ -30,13 +30,19 @@ export default function LinksPage() {
   useEffect(() => setSelected(new Set()), [listed]);
   const select = (ids: number[], on: boolean) => {
     const next = new Set(selected);
-    for (const id of ids) if (on) next.add(id); else next.delete(id);
+    for (const id of ids)
+      if (on) next.add(id);
+      else next.delete(id);
     setSelected(next);
   };
   const filtered = FILTERS.some((name) => query[name]);
   return (
     <>
-      <PageTitle title="Links"><Link href="/links/new" className="button">New link</Link></PageTitle>
+      <PageTitle title="Links">
+        <Link href="/links/new" className="button">
+          New link
+        </Link>
+      </PageTitle>
       <form className="toolbar" role="search" onSubmit={(e) => e.preventDefault()}>
         <div className="field">
           <label htmlFor="search">Search</label>
@@ -50,14 +56,20 @@ export default function LinksPage() {
           </select>
         </div>
         <LinkFilters query={query} choices={choices.data} onChange={update} />
-        {filtered && <button type="button" className="secondary clear" onClick={() => update({ campaign: '', channel: '', domain: '' })}>Clear filters</button>}
+        {filtered && (
+          <button type="button" className="secondary clear" onClick={() => update({ campaign: '', channel: '', domain: '' })}>
+            Clear filters
+          </button>
+        )}
       </form>
       <ErrorNote error={list.error ?? choices.error} />
       {list.isPending && <Loading />}
       {list.data && (
         <>
           <p className="muted" aria-live="polite">
-            {formatNumber(list.data.result)} {list.data.result === 1 ? 'link' : 'links'}{query.q && ` matching “${query.q}”`}{filtered && ' (filtered)'}
+            {formatNumber(list.data.result)} {list.data.result === 1 ? 'link' : 'links'}
+            {query.q && ` matching “${query.q}”`}
+            {filtered && ' (filtered)'}
           </p>
           <BulkActions selected={shown.filter((link) => selected.has(link.id))} choices={choices.data} onDone={() => setSelected(new Set())} />
           {shown.length > 0 && <LinksTable links={shown} selected={selected} onSelect={select} />}

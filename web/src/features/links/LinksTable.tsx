@@ -21,8 +21,18 @@ function SelectAll({ links, selected, onSelect }: Props) {
     if (ref.current) ref.current.indeterminate = count > 0 && count < links.length;
   }, [count, links.length]);
   return (
-    <input ref={ref} type="checkbox" aria-label="Select all links on this page" checked={count === links.length}
-      onChange={(e) => onSelect(links.map((link) => link.id), e.target.checked)} />
+    <input
+      ref={ref}
+      type="checkbox"
+      aria-label="Select all links on this page"
+      checked={count === links.length}
+      onChange={(e) =>
+        onSelect(
+          links.map((link) => link.id),
+          e.target.checked,
+        )
+      }
+    />
   );
 }
 
@@ -36,27 +46,47 @@ export function LinksTable({ links, selected, onSelect }: Props) {
         <table className="links">
           <thead>
             <tr>
-              <th scope="col" className="pick"><SelectAll links={links} selected={selected} onSelect={onSelect} /></th>
-              <th scope="col">Short link</th><th scope="col">Destination</th><th scope="col" className="num">Clicks</th><th scope="col">Created</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
+              <th scope="col" className="pick">
+                <SelectAll links={links} selected={selected} onSelect={onSelect} />
+              </th>
+              <th scope="col">Short link</th>
+              <th scope="col">Destination</th>
+              <th scope="col" className="num">
+                Clicks
+              </th>
+              <th scope="col">Created</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {links.map((link) => (
               <tr key={link.id}>
                 <td className="pick">
-                  <input type="checkbox" aria-label={`Select ${link.alias}`} checked={selected.has(link.id)} onChange={(e) => onSelect([link.id], e.target.checked)} />
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${link.alias}`}
+                    checked={selected.has(link.id)}
+                    onChange={(e) => onSelect([link.id], e.target.checked)}
+                  />
                 </td>
                 <td>
-                  <Link href={`/links/${link.id}`} className="strong">{link.shorturl.replace(/^https?:\/\//, '')}</Link>{' '}
+                  <Link href={`/links/${link.id}`} className="strong">
+                    {link.shorturl.replace(/^https?:\/\//, '')}
+                  </Link>{' '}
                   <CopyButton text={link.shorturl} />
                   {link.title && <div className="muted small">{link.title}</div>}
                 </td>
-                <td className="url" title={link.longurl}>{link.longurl}</td>
+                <td className="url" title={link.longurl}>
+                  {link.longurl}
+                </td>
                 <td className="num">{formatNumber(link.clicks)}</td>
                 <td>{formatDate(link.date)}</td>
                 <td className="row-actions">
-                  <Link href={`/links/${link.id}/edit`} className="button small secondary" aria-label={`Edit ${link.alias}`}>Edit</Link>
+                  <Link href={`/links/${link.id}/edit`} className="button small secondary" aria-label={`Edit ${link.alias}`}>
+                    Edit
+                  </Link>
                   <ConfirmButton label="Delete" confirm={`Delete ${link.alias}`} busy={remove.isPending} onConfirm={() => remove.mutate(link.id)} />
                 </td>
               </tr>

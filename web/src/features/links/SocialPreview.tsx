@@ -9,7 +9,13 @@ export function SocialPreview({ url, title, description, image }: { url: string;
   const safeImage = /^https:\/\//i.test(image) ? image : '';
   return (
     <figure className="social-card" aria-label="Social card preview">
-      {safeImage ? <img src={safeImage} alt="" /> : <div className="social-image" aria-hidden="true">No image</div>}
+      {safeImage ? (
+        <img src={safeImage} alt="" />
+      ) : (
+        <div className="social-image" aria-hidden="true">
+          No image
+        </div>
+      )}
       <figcaption>
         <span className="muted small">{host}</span>
         <strong>{title || 'The page’s own title'}</strong>

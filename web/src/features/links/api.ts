@@ -1,7 +1,18 @@
 import { api, getData } from '../../lib/api.js';
 import type {
-  Campaign, Channel, Domain, LinkCreatedBody, LinkDetailBody, LinkEntry, LinkInput, LinkUpdatedBody, ListBody, Overlay, Pixel,
-  SeriesPoint, Splash,
+  Campaign,
+  Channel,
+  Domain,
+  LinkCreatedBody,
+  LinkDetailBody,
+  LinkEntry,
+  LinkInput,
+  LinkUpdatedBody,
+  ListBody,
+  Overlay,
+  Pixel,
+  SeriesPoint,
+  Splash,
 } from '../../lib/types.js';
 import type { Range } from '../stats/range.js';
 
@@ -45,8 +56,12 @@ export async function linkChoices() {
     getData<ListBody<'cta', Overlay>>('/overlay', all),
   ]);
   return {
-    domains: domains.domains, campaigns: campaigns.campaigns, channels: channels.channels,
-    pixels: pixels.pixels, splash: splash.splash, overlays: overlays.cta,
+    domains: domains.domains,
+    campaigns: campaigns.campaigns,
+    channels: channels.channels,
+    pixels: pixels.pixels,
+    splash: splash.splash,
+    overlays: overlays.cta,
   };
 }
 export type LinkChoices = Awaited<ReturnType<typeof linkChoices>>;

@@ -16,6 +16,7 @@ export interface BulkOutcome {
 export async function runBulk(links: LinkEntry[], did: string, act: (id: number) => Promise<unknown>): Promise<BulkOutcome> {
   const results = await Promise.allSettled(links.map((link) => act(link.id)));
   const failures = results.flatMap((result, i) =>
-    result.status === 'rejected' ? [{ alias: links[i]!.alias, message: errorText(result.reason) }] : []);
+    result.status === 'rejected' ? [{ alias: links[i]!.alias, message: errorText(result.reason) }] : [],
+  );
   return { did, done: links.length - failures.length, failures };
 }

@@ -28,9 +28,25 @@ export interface LinkForm {
 export type FieldName = keyof LinkForm;
 
 export const EMPTY_FORM: LinkForm = {
-  url: '', custom: '', domain: '', type: 'direct', password: '', removePassword: false, expiry: '',
-  geotarget: [], devicetarget: [], languagetarget: [], parameters: [],
-  title: '', description: '', metatitle: '', metadescription: '', metaimage: '', pixels: [], channel: '', campaign: '',
+  url: '',
+  custom: '',
+  domain: '',
+  type: 'direct',
+  password: '',
+  removePassword: false,
+  expiry: '',
+  geotarget: [],
+  devicetarget: [],
+  languagetarget: [],
+  parameters: [],
+  title: '',
+  description: '',
+  metatitle: '',
+  metadescription: '',
+  metaimage: '',
+  pixels: [],
+  channel: '',
+  campaign: '',
 };
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -68,7 +84,9 @@ export function formOfLink(body: LinkDetailBody): LinkForm {
 }
 
 const rows = <K extends string>(list: Row[], key: K, value: 'link' | 'value') =>
-  list.filter((r) => r.key.trim() || r.value.trim()).map((r) => ({ [key]: r.key.trim(), [value]: r.value.trim() }) as Record<K | typeof value, string>);
+  list
+    .filter((r) => r.key.trim() || r.value.trim())
+    .map((r) => ({ [key]: r.key.trim(), [value]: r.value.trim() }) as Record<K | typeof value, string>);
 
 /**
  * The request body. A new link sends what was filled in; an edit sends the URL and only the fields the
@@ -101,6 +119,8 @@ export const UTM_FIELDS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term
 /** Parameters with the UTM values set (replacing those names), empty UTM values left out. */
 export function withUtm(parameters: Row[], utm: Record<string, string>): Row[] {
   const kept = parameters.filter((p) => !(p.key in utm));
-  const added = Object.entries(utm).filter(([, v]) => v.trim()).map(([key, value]) => ({ key, value: value.trim() }));
+  const added = Object.entries(utm)
+    .filter(([, v]) => v.trim())
+    .map(([key, value]) => ({ key, value: value.trim() }));
   return [...kept, ...added];
 }

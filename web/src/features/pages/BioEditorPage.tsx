@@ -17,12 +17,20 @@ function BioEditor({ detail }: { detail?: BioFull }) {
   const links = linksOf(rows);
   return (
     <EditorForm kind="bio" id={detail?.id} body={() => ({ ...values, links })} preview={<BioPreview {...values} links={links} />}>
-      {detail && <p>Its address: <a href={detail.url}>{detail.url}</a> <CopyButton text={detail.url} /></p>}
+      {detail && (
+        <p>
+          Its address: <a href={detail.url}>{detail.url}</a> <CopyButton text={detail.url} />
+        </p>
+      )}
       <Field id="bio-alias" label="Alias" hint="Its address is this server’s address and the alias: 3 to 64 letters, digits, - or _.">
         <input id="bio-alias" required aria-describedby="bio-alias-hint" {...bind('alias')} />
       </Field>
-      <Field id="bio-name" label="Name" hint="The page’s heading."><input id="bio-name" required maxLength={100} aria-describedby="bio-name-hint" {...bind('name')} /></Field>
-      <Field id="bio-description" label="Description"><textarea id="bio-description" rows={3} maxLength={1000} {...bind('description')} /></Field>
+      <Field id="bio-name" label="Name" hint="The page’s heading.">
+        <input id="bio-name" required maxLength={100} aria-describedby="bio-name-hint" {...bind('name')} />
+      </Field>
+      <Field id="bio-description" label="Description">
+        <textarea id="bio-description" rows={3} maxLength={1000} {...bind('description')} />
+      </Field>
       <Field id="bio-avatar" label="Picture address" hint="An https address of a square image, or empty.">
         <input id="bio-avatar" type="url" aria-describedby="bio-avatar-hint" {...bind('avatar')} />
       </Field>
@@ -33,5 +41,9 @@ function BioEditor({ detail }: { detail?: BioFull }) {
 
 /** A bio page: a page of links at its own address on the default domain. */
 export default function BioEditorPage({ id }: { id?: number }) {
-  return <LoadPage kind="bio" id={id}>{(detail) => <BioEditor detail={detail} />}</LoadPage>;
+  return (
+    <LoadPage kind="bio" id={id}>
+      {(detail) => <BioEditor detail={detail} />}
+    </LoadPage>
+  );
 }

@@ -9,11 +9,24 @@ import { KINDS, type Kind } from './api.js';
 function spec<T extends { id: number; name: string; date: string }>(kind: Kind, columns: ResourceSpec<T>['columns'], intro: string): ResourceSpec<T> {
   const { title, noun, list, item, collection, route } = KINDS[kind];
   return {
-    title, noun, list, item, collection, fields: [], name: (p) => p.name,
+    title,
+    noun,
+    list,
+    item,
+    collection,
+    fields: [],
+    name: (p) => p.name,
     create: { href: `${route}/new`, label: `New ${noun}` },
     intro: <p className="muted">{intro}</p>,
     columns: [
-      { label: 'Name', cell: (p) => <Link href={`${route}/${p.id}/edit`} aria-label={`Edit ${p.name}`}>{p.name}</Link> },
+      {
+        label: 'Name',
+        cell: (p) => (
+          <Link href={`${route}/${p.id}/edit`} aria-label={`Edit ${p.name}`}>
+            {p.name}
+          </Link>
+        ),
+      },
       ...columns,
       { label: 'Added', cell: (p) => formatDate(p.date) },
     ],
@@ -21,10 +34,25 @@ function spec<T extends { id: number; name: string; date: string }>(kind: Kind, 
 }
 
 const splash = spec<Splash>('splash', [], 'Shown for five seconds before the destination of the links you give this type.');
-const overlays = spec<Overlay>('overlay', [{ label: 'Kind', cell: (o) => o.type }],
-  'A message or contact box over the framed destination of the links you give this type.');
-const bios = spec<Bio>('bio', [{ label: 'Address', cell: (b) => <><a href={b.url}>{b.url}</a> <CopyButton text={b.url} /></> }],
-  'A page of links at its own short address.');
+const overlays = spec<Overlay>(
+  'overlay',
+  [{ label: 'Kind', cell: (o) => o.type }],
+  'A message or contact box over the framed destination of the links you give this type.',
+);
+const bios = spec<Bio>(
+  'bio',
+  [
+    {
+      label: 'Address',
+      cell: (b) => (
+        <>
+          <a href={b.url}>{b.url}</a> <CopyButton text={b.url} />
+        </>
+      ),
+    },
+  ],
+  'A page of links at its own short address.',
+);
 
 export const SplashListPage = () => <ResourcePage spec={splash} />;
 export const OverlayListPage = () => <ResourcePage spec={overlays} />;

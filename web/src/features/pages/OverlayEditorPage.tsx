@@ -23,7 +23,9 @@ function OverlayEditor({ id, initial }: { id?: number; initial: typeof BLANK }) 
       <Field id="overlay-message" label="Message">
         <textarea id="overlay-message" rows={3} maxLength={1000} {...bind('message')} />
       </Field>
-      <Field id="overlay-button-text" label="Button text"><input id="overlay-button-text" maxLength={100} {...bind('button_text')} /></Field>
+      <Field id="overlay-button-text" label="Button text">
+        <input id="overlay-button-text" maxLength={100} {...bind('button_text')} />
+      </Field>
       {contact && (
         <Field id="overlay-email" label="E-mail address" hint="Visitors get a form that opens their own mail client, addressed to it.">
           <input id="overlay-email" type="email" aria-describedby="overlay-email-hint" {...bind('email')} />
@@ -40,5 +42,9 @@ function OverlayEditor({ id, initial }: { id?: number; initial: typeof BLANK }) 
 
 /** An overlay: a box over the framed destination of links whose type is this overlay. */
 export default function OverlayEditorPage({ id }: { id?: number }) {
-  return <LoadPage kind="overlay" id={id}>{(detail) => <OverlayEditor id={id} initial={pick(BLANK, detail)} />}</LoadPage>;
+  return (
+    <LoadPage kind="overlay" id={id}>
+      {(detail) => <OverlayEditor id={id} initial={pick(BLANK, detail)} />}
+    </LoadPage>
+  );
 }

@@ -9,7 +9,13 @@ export function LoadPage<K extends Kind>({ kind, id, children }: { kind: K; id?:
   const query = useQuery({ queryKey: detailKey(kind, id ?? 0), queryFn: () => getPage(kind, id!), enabled: Boolean(id) });
   if (!id) return <>{children()}</>;
   if (query.isPending) return <Loading />;
-  if (query.isError) return <><PageTitle title={`Edit ${KINDS[kind].noun}`} /><ErrorNote error={query.error} /></>;
+  if (query.isError)
+    return (
+      <>
+        <PageTitle title={`Edit ${KINDS[kind].noun}`} />
+        <ErrorNote error={query.error} />
+      </>
+    );
   return <>{children(query.data)}</>;
 }
 
@@ -68,8 +74,12 @@ export function EditorForm({ kind, id, body, preview, children }: EditorProps) {
           {children}
           <ErrorNote error={save.error} />
           <div className="actions">
-            <button type="submit" disabled={save.isPending}>{id ? 'Save changes' : `Create ${spec.noun}`}</button>
-            <Link href={spec.route} className="button secondary">Cancel</Link>
+            <button type="submit" disabled={save.isPending}>
+              {id ? 'Save changes' : `Create ${spec.noun}`}
+            </button>
+            <Link href={spec.route} className="button secondary">
+              Cancel
+            </Link>
           </div>
         </div>
         {preview}

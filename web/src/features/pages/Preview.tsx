@@ -31,15 +31,33 @@ export function SplashPreview({ title, content, image }: { title: string; conten
   return (
     <PreviewFrame>
       <h1>{title || 'Just a moment'}</h1>
-      {isHttpsImage(image) && <p><img src={image.trim()} alt="" /></p>}
-      {paragraphs(content).map((p, i) => <p key={i}>{p}</p>)}
-      <p>Taking you to <a href="#go">example.com</a> in <span>5</span> seconds.</p>
-      <p><a className="btn" href="#go">Continue now</a></p>
+      {isHttpsImage(image) && (
+        <p>
+          <img src={image.trim()} alt="" />
+        </p>
+      )}
+      {paragraphs(content).map((p, i) => (
+        <p key={i}>{p}</p>
+      ))}
+      <p>
+        Taking you to <a href="#go">example.com</a> in <span>5</span> seconds.
+      </p>
+      <p>
+        <a className="btn" href="#go">
+          Continue now
+        </a>
+      </p>
     </PreviewFrame>
   );
 }
 
-interface OverlayValues { type: string; message: string; button_text: string; button_link: string; email: string }
+interface OverlayValues {
+  type: string;
+  message: string;
+  button_text: string;
+  button_link: string;
+  email: string;
+}
 
 function OverlayBox({ type, message, button_text: text, button_link: link, email }: OverlayValues) {
   if (type === 'contact' && email.trim()) {
@@ -47,32 +65,67 @@ function OverlayBox({ type, message, button_text: text, button_link: link, email
       <>
         <p>{message}</p>
         <form>
-          <label htmlFor="preview-subject">Subject</label><input id="preview-subject" />
-          <label htmlFor="preview-body">Message</label><textarea id="preview-body" rows={3} />
-          <button className="btn" type="button">{text || 'Send'}</button>
+          <label htmlFor="preview-subject">Subject</label>
+          <input id="preview-subject" />
+          <label htmlFor="preview-body">Message</label>
+          <textarea id="preview-body" rows={3} />
+          <button className="btn" type="button">
+            {text || 'Send'}
+          </button>
         </form>
-        <p>Or write to <a href="#mail">{email.trim()}</a>.</p>
+        <p>
+          Or write to <a href="#mail">{email.trim()}</a>.
+        </p>
       </>
     );
   }
   const label = text || (type === 'contact' ? 'Contact us' : 'Learn more');
-  return <><p>{message}</p>{isHttp(link) && <p><a className="btn" href="#go">{label}</a></p>}</>;
+  return (
+    <>
+      <p>{message}</p>
+      {isHttp(link) && (
+        <p>
+          <a className="btn" href="#go">
+            {label}
+          </a>
+        </p>
+      )}
+    </>
+  );
 }
 
 export function OverlayPreview(values: OverlayValues) {
   return (
     <PreviewFrame full>
-      <div className="bar"><a href="#go">Open the page</a></div>
+      <div className="bar">
+        <a href="#go">Open the page</a>
+      </div>
       <div className="stage">The page your link leads to</div>
       <div className="box" role="dialog" aria-label="Call to action">
         <OverlayBox {...values} />
-        <p className="row"><button className="close" type="button">Close</button></p>
+        <p className="row">
+          <button className="close" type="button">
+            Close
+          </button>
+        </p>
       </div>
     </PreviewFrame>
   );
 }
 
-export function BioPreview({ name, alias, description, avatar, links }: { name: string; alias: string; description: string; avatar: string; links: { title: string; url: string }[] }) {
+export function BioPreview({
+  name,
+  alias,
+  description,
+  avatar,
+  links,
+}: {
+  name: string;
+  alias: string;
+  description: string;
+  avatar: string;
+  links: { title: string; url: string }[];
+}) {
   return (
     <PreviewFrame>
       <div className="bio">
@@ -81,7 +134,9 @@ export function BioPreview({ name, alias, description, avatar, links }: { name: 
         {description && <p>{description}</p>}
       </div>
       <ul className="links">
-        {links.map((l, i) => <li key={i}>{isHttp(l.url) ? <a href="#go">{l.title || l.url}</a> : l.title || l.url}</li>)}
+        {links.map((l, i) => (
+          <li key={i}>{isHttp(l.url) ? <a href="#go">{l.title || l.url}</a> : l.title || l.url}</li>
+        ))}
       </ul>
     </PreviewFrame>
   );

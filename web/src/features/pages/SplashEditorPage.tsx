@@ -11,7 +11,9 @@ function SplashEditor({ id, initial }: { id?: number; initial: typeof BLANK }) {
       <Field id="splash-name" label="Name" hint="For your lists and the link form; visitors do not see it.">
         <input id="splash-name" required maxLength={100} aria-describedby="splash-name-hint" {...bind('name')} />
       </Field>
-      <Field id="splash-title" label="Title"><input id="splash-title" maxLength={200} {...bind('title')} /></Field>
+      <Field id="splash-title" label="Title">
+        <input id="splash-title" maxLength={200} {...bind('title')} />
+      </Field>
       <Field id="splash-content" label="Text" hint="Plain text; a blank line starts a new paragraph.">
         <textarea id="splash-content" rows={6} maxLength={5000} aria-describedby="splash-content-hint" {...bind('content')} />
       </Field>
@@ -24,5 +26,9 @@ function SplashEditor({ id, initial }: { id?: number; initial: typeof BLANK }) {
 
 /** A splash page: shown for five seconds before the link's destination, on links whose type is this page. */
 export default function SplashEditorPage({ id }: { id?: number }) {
-  return <LoadPage kind="splash" id={id}>{(detail) => <SplashEditor id={id} initial={pick(BLANK, detail)} />}</LoadPage>;
+  return (
+    <LoadPage kind="splash" id={id}>
+      {(detail) => <SplashEditor id={id} initial={pick(BLANK, detail)} />}
+    </LoadPage>
+  );
 }

@@ -19,22 +19,38 @@ export default function QrDetailPage({ id }: { id: number }) {
       navigate('/qr');
     },
   });
-  if (!qr.data) return <><PageTitle title="QR code" /><ErrorNote error={qr.error} />{qr.isPending && <Loading />}</>;
+  if (!qr.data)
+    return (
+      <>
+        <PageTitle title="QR code" />
+        <ErrorNote error={qr.error} />
+        {qr.isPending && <Loading />}
+      </>
+    );
   const { details, data } = qr.data;
   return (
     <>
       <PageTitle title={details.name}>
-        <Link href={`/qr/${id}/edit`} className="button secondary">Edit</Link>
+        <Link href={`/qr/${id}/edit`} className="button secondary">
+          Edit
+        </Link>
         <ConfirmButton label="Delete" confirm="Delete this QR code" busy={remove.isPending} onConfirm={() => remove.mutate()} />
       </PageTitle>
       <ErrorNote error={remove.error} />
       <section className="panel two">
         <img className="qr-image" src={qrImage(details.link, 'png', 512)} alt={`QR code ${details.name}`} width={256} height={256} />
         <div>
-          <p><strong>{formatNumber(data.clicks)}</strong> scans, <strong>{formatNumber(data.uniqueClicks)}</strong> unique · created {formatDate(details.date)}</p>
+          <p>
+            <strong>{formatNumber(data.clicks)}</strong> scans, <strong>{formatNumber(data.uniqueClicks)}</strong> unique · created{' '}
+            {formatDate(details.date)}
+          </p>
           <p className="actions">
-            <a className="button" href={qrImage(details.link, 'png', 1024)} download={`qr-${id}.png`}>Download PNG</a>
-            <a className="button secondary" href={qrImage(details.link, 'svg')} download={`qr-${id}.svg`}>Download SVG</a>
+            <a className="button" href={qrImage(details.link, 'png', 1024)} download={`qr-${id}.png`}>
+              Download PNG
+            </a>
+            <a className="button secondary" href={qrImage(details.link, 'svg')} download={`qr-${id}.svg`}>
+              Download SVG
+            </a>
           </p>
         </div>
       </section>

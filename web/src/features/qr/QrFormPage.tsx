@@ -58,40 +58,72 @@ export default function QrFormPage({ id }: { id?: number }) {
           {!id && (
             <Field id="qr-type" label="Type">
               <select id="qr-type" value={kind} onChange={(e) => setKind(e.target.value as QrKind)}>
-                {QR_TYPES.map((t) => <option key={t} value={t}>{t === 'vcard' ? 'vCard' : t === 'wifi' ? 'Wi-Fi' : t[0]!.toUpperCase() + t.slice(1)}</option>)}
+                {QR_TYPES.map((t) => (
+                  <option key={t} value={t}>
+                    {t === 'vcard' ? 'vCard' : t === 'wifi' ? 'Wi-Fi' : t[0]!.toUpperCase() + t.slice(1)}
+                  </option>
+                ))}
               </select>
             </Field>
           )}
           {id ? (
-            <Field id="qr-content" label="New content" hint="The main field of the code's type: the text, URL, phone number, e-mail address, Wi-Fi name or full name.">
+            <Field
+              id="qr-content"
+              label="New content"
+              hint="The main field of the code's type: the text, URL, phone number, e-mail address, Wi-Fi name or full name."
+            >
               <input id="qr-content" required value={content} onChange={(e) => setContent(e.target.value)} aria-describedby="qr-content-hint" />
             </Field>
-          ) : QR_FIELDS[kind].map((f) => (
-            <Field key={`${kind}-${f.name}`} id={`qr-${f.name}`} label={f.label}>
-              <input id={`qr-${f.name}`} type={f.type ?? 'text'} value={data[f.name] ?? ''} onChange={(e) => setData({ ...data, [f.name]: e.target.value })} />
-            </Field>
-          ))}
+          ) : (
+            QR_FIELDS[kind].map((f) => (
+              <Field key={`${kind}-${f.name}`} id={`qr-${f.name}`} label={f.label}>
+                <input
+                  id={`qr-${f.name}`}
+                  type={f.type ?? 'text'}
+                  value={data[f.name] ?? ''}
+                  onChange={(e) => setData({ ...data, [f.name]: e.target.value })}
+                />
+              </Field>
+            ))
+          )}
           <Field id="qr-name" label="Name" hint={id ? 'Empty: keep the current name.' : 'For your list; empty: a summary of the content.'}>
             <input id="qr-name" value={name} onChange={(e) => setName(e.target.value)} aria-describedby="qr-name-hint" />
           </Field>
           <div className="grid tight">
-            <Field id="qr-fg" label="Foreground"><input id="qr-fg" type="color" value={foreground} onChange={(e) => setForeground(e.target.value)} /></Field>
-            <Field id="qr-bg" label="Background"><input id="qr-bg" type="color" value={background} onChange={(e) => setBackground(e.target.value)} /></Field>
+            <Field id="qr-fg" label="Foreground">
+              <input id="qr-fg" type="color" value={foreground} onChange={(e) => setForeground(e.target.value)} />
+            </Field>
+            <Field id="qr-bg" label="Background">
+              <input id="qr-bg" type="color" value={background} onChange={(e) => setBackground(e.target.value)} />
+            </Field>
           </div>
           <Field id="qr-logo" label="Logo (PNG or JPEG, up to 256 KB)">
-            <input id="qr-logo" type="file" accept="image/png,image/jpeg" onChange={(e) => {
-              const file = e.target.files?.[0];
-              setLogoError(null);
-              if (!file) return setLogo('');
-              readLogo(file).then(setLogo, setLogoError);
-            }} />
+            <input
+              id="qr-logo"
+              type="file"
+              accept="image/png,image/jpeg"
+              onChange={(e) => {
+                const file = e.target.files?.[0];
+                setLogoError(null);
+                if (!file) return setLogo('');
+                readLogo(file).then(setLogo, setLogoError);
+              }}
+            />
           </Field>
-          {logo && <button type="button" className="small secondary" onClick={() => setLogo('')}>Remove logo</button>}
+          {logo && (
+            <button type="button" className="small secondary" onClick={() => setLogo('')}>
+              Remove logo
+            </button>
+          )}
           <ErrorNote error={logoError} />
           <ErrorNote error={save.error} />
           <div className="actions">
-            <button type="submit" disabled={save.isPending}>{id ? 'Save changes' : 'Create QR code'}</button>
-            <Link href={id ? `/qr/${id}` : '/qr'} className="button secondary">Cancel</Link>
+            <button type="submit" disabled={save.isPending}>
+              {id ? 'Save changes' : 'Create QR code'}
+            </button>
+            <Link href={id ? `/qr/${id}` : '/qr'} className="button secondary">
+              Cancel
+            </Link>
           </div>
         </div>
         <QrPreview payload={payload} foreground={foreground} background={background} logo={logo} />

@@ -12,18 +12,30 @@ export default function QrListPage() {
   const remove = useMutation({ mutationFn: deleteQr, onSuccess: () => client.invalidateQueries({ queryKey: qrKeys.all }) });
   return (
     <>
-      <PageTitle title="QR codes"><Link href="/qr/new" className="button">New QR code</Link></PageTitle>
+      <PageTitle title="QR codes">
+        <Link href="/qr/new" className="button">
+          New QR code
+        </Link>
+      </PageTitle>
       <ErrorNote error={list.error ?? remove.error} />
       {list.isPending && <Loading />}
-      {list.data?.qrs.length === 0 && <p>No QR codes yet. <Link href="/qr/new">Create one</Link>.</p>}
+      {list.data?.qrs.length === 0 && (
+        <p>
+          No QR codes yet. <Link href="/qr/new">Create one</Link>.
+        </p>
+      )}
       {list.data && list.data.qrs.length > 0 && (
         <ul className="qr-list">
           {list.data.qrs.map((qr) => (
             <li key={qr.id} className="panel">
               <img src={qrImage(qr.link, 'png', 128)} alt="" width={96} height={96} loading="lazy" />
               <div>
-                <Link href={`/qr/${qr.id}`} className="strong">{qr.name}</Link>
-                <p className="muted small">{formatNumber(qr.scans)} scans · {formatDate(qr.date)}</p>
+                <Link href={`/qr/${qr.id}`} className="strong">
+                  {qr.name}
+                </Link>
+                <p className="muted small">
+                  {formatNumber(qr.scans)} scans · {formatDate(qr.date)}
+                </p>
                 <ConfirmButton label="Delete" confirm={`Delete ${qr.name}`} busy={remove.isPending} onConfirm={() => remove.mutate(qr.id)} />
               </div>
             </li>

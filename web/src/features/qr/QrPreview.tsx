@@ -25,7 +25,9 @@ export function QrPreview({ payload, foreground, background, logo }: { payload: 
           <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`} alt="Preview of the QR code" />
           {logo && <img className="qr-logo" src={logo} alt="" />}
         </div>
-      ) : <div className="qr-box empty">{error || 'Fill in the content to see the code'}</div>}
+      ) : (
+        <div className="qr-box empty">{error || 'Fill in the content to see the code'}</div>
+      )}
       <figcaption className="muted small">Live preview</figcaption>
     </figure>
   );

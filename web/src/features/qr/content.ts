@@ -5,13 +5,27 @@ export type QrKind = (typeof QR_TYPES)[number];
 export const QR_FIELDS: Record<QrKind, { name: string; label: string; type?: string }[]> = {
   link: [{ name: 'url', label: 'URL', type: 'url' }],
   text: [{ name: 'text', label: 'Text' }],
-  email: [{ name: 'email', label: 'E-mail address', type: 'email' }, { name: 'subject', label: 'Subject' }, { name: 'body', label: 'Message' }],
+  email: [
+    { name: 'email', label: 'E-mail address', type: 'email' },
+    { name: 'subject', label: 'Subject' },
+    { name: 'body', label: 'Message' },
+  ],
   phone: [{ name: 'phone', label: 'Phone number', type: 'tel' }],
-  sms: [{ name: 'phone', label: 'Phone number', type: 'tel' }, { name: 'message', label: 'Message' }],
-  wifi: [{ name: 'ssid', label: 'Network name (SSID)' }, { name: 'password', label: 'Password' }],
+  sms: [
+    { name: 'phone', label: 'Phone number', type: 'tel' },
+    { name: 'message', label: 'Message' },
+  ],
+  wifi: [
+    { name: 'ssid', label: 'Network name (SSID)' },
+    { name: 'password', label: 'Password' },
+  ],
   vcard: [
-    { name: 'firstname', label: 'First name' }, { name: 'lastname', label: 'Last name' }, { name: 'organization', label: 'Organization' },
-    { name: 'phone', label: 'Phone', type: 'tel' }, { name: 'email', label: 'E-mail', type: 'email' }, { name: 'website', label: 'Website', type: 'url' },
+    { name: 'firstname', label: 'First name' },
+    { name: 'lastname', label: 'Last name' },
+    { name: 'organization', label: 'Organization' },
+    { name: 'phone', label: 'Phone', type: 'tel' },
+    { name: 'email', label: 'E-mail', type: 'email' },
+    { name: 'website', label: 'Website', type: 'url' },
   ],
 };
 
@@ -24,15 +38,32 @@ const wifiEscape = (value: string) => value.replace(/[\\;,:"]/g, (ch) => `\\${ch
 export function previewPayload(kind: QrKind, data: Record<string, string>): string {
   const v = (name: string) => (data[name] ?? '').trim();
   switch (kind) {
-    case 'link': return v('url');
-    case 'text': return v('text');
-    case 'phone': return `tel:${v('phone')}`;
-    case 'email': return `mailto:${v('email')}${v('subject') ? `?subject=${encodeURIComponent(v('subject'))}` : ''}`;
-    case 'sms': return `SMSTO:${v('phone')}:${v('message')}`;
-    case 'wifi': return `WIFI:T:${v('password') ? 'WPA' : 'nopass'};S:${wifiEscape(v('ssid'))};${v('password') ? `P:${wifiEscape(v('password'))};` : ''};`;
-    case 'vcard': return ['BEGIN:VCARD', 'VERSION:3.0', `N:${v('lastname')};${v('firstname')}`, `FN:${v('firstname')} ${v('lastname')}`.trim(),
-      v('organization') && `ORG:${v('organization')}`, v('phone') && `TEL:${v('phone')}`, v('email') && `EMAIL:${v('email')}`,
-      v('website') && `URL:${v('website')}`, 'END:VCARD'].filter(Boolean).join('\n');
+    case 'link':
+      return v('url');
+    case 'text':
+      return v('text');
+    case 'phone':
+      return `tel:${v('phone')}`;
+    case 'email':
+      return `mailto:${v('email')}${v('subject') ? `?subject=${encodeURIComponent(v('subject'))}` : ''}`;
+    case 'sms':
+      return `SMSTO:${v('phone')}:${v('message')}`;
+    case 'wifi':
+      return `WIFI:T:${v('password') ? 'WPA' : 'nopass'};S:${wifiEscape(v('ssid'))};${v('password') ? `P:${wifiEscape(v('password'))};` : ''};`;
+    case 'vcard':
+      return [
+        'BEGIN:VCARD',
+        'VERSION:3.0',
+        `N:${v('lastname')};${v('firstname')}`,
+        `FN:${v('firstname')} ${v('lastname')}`.trim(),
+        v('organization') && `ORG:${v('organization')}`,
+        v('phone') && `TEL:${v('phone')}`,
+        v('email') && `EMAIL:${v('email')}`,
+        v('website') && `URL:${v('website')}`,
+        'END:VCARD',
+      ]
+        .filter(Boolean)
+        .join('\n');
   }
 }
 

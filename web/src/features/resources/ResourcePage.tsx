@@ -50,19 +50,34 @@ function Input({ field, values, set }: { field: FieldSpec; values: Values; set(n
   const id = `new-${field.name}`;
   const value = values[field.name];
   if (field.type === 'checkbox') {
-    return <label className="check"><input id={id} type="checkbox" checked={Boolean(value)} onChange={(e) => set(field.name, e.target.checked)} /> {field.label}</label>;
+    return (
+      <label className="check">
+        <input id={id} type="checkbox" checked={Boolean(value)} onChange={(e) => set(field.name, e.target.checked)} /> {field.label}
+      </label>
+    );
   }
   const common = { id, value: String(value ?? ''), required: field.required, 'aria-describedby': field.hint ? `${id}-hint` : undefined };
   return (
     <Field id={id} label={field.label} hint={field.hint}>
-      {field.type === 'select'
-        ? <select {...common} onChange={(e) => set(field.name, e.target.value)}>{field.options!.map((o) => <option key={o} value={o}>{o}</option>)}</select>
-        : <input {...common} type={field.type ?? 'text'} onChange={(e) => set(field.name, e.target.value)} />}
+      {field.type === 'select' ? (
+        <select {...common} onChange={(e) => set(field.name, e.target.value)}>
+          {field.options!.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input {...common} type={field.type ?? 'text'} onChange={(e) => set(field.name, e.target.value)} />
+      )}
     </Field>
   );
 }
 
-const initial = (fields: FieldSpec[]): Values => Object.fromEntries(fields.map((f) => [f.name, f.type === 'checkbox' ? false : f.type === 'select' ? f.options![0]! : f.type === 'color' ? '#0b57d0' : '']));
+const initial = (fields: FieldSpec[]): Values =>
+  Object.fromEntries(
+    fields.map((f) => [f.name, f.type === 'checkbox' ? false : f.type === 'select' ? f.options![0]! : f.type === 'color' ? '#0b57d0' : '']),
+  );
 
 interface TableProps<T extends { id: number }> {
   spec: ResourceSpec<T>;
@@ -76,13 +91,30 @@ function ResourceTable<T extends { id: number }>({ spec, items, busy, onEdit, on
   return (
     <div className="table-wrap">
       <table>
-        <thead><tr>{spec.columns.map((c) => <th key={c.label} scope="col">{c.label}</th>)}<th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+        <thead>
+          <tr>
+            {spec.columns.map((c) => (
+              <th key={c.label} scope="col">
+                {c.label}
+              </th>
+            ))}
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
         <tbody>
           {items.map((item) => (
             <tr key={item.id}>
-              {spec.columns.map((c) => <td key={c.label}>{c.cell(item)}</td>)}
+              {spec.columns.map((c) => (
+                <td key={c.label}>{c.cell(item)}</td>
+              ))}
               <td className="row-actions">
-                {spec.edit && <button type="button" className="small secondary" aria-label={`Edit ${spec.name(item)}`} onClick={() => onEdit(item)}>Edit</button>}
+                {spec.edit && (
+                  <button type="button" className="small secondary" aria-label={`Edit ${spec.name(item)}`} onClick={() => onEdit(item)}>
+                    Edit
+                  </button>
+                )}
                 <ConfirmButton label="Delete" confirm={`Delete ${spec.name(item)}`} busy={busy} onConfirm={() => onDelete(item)} />
               </td>
             </tr>
@@ -99,14 +131,25 @@ export function ResourcePage<T extends { id: number }>({ spec }: { spec: Resourc
   const [page, setPage] = useState(1);
   const [values, setValues] = useState<Values>(() => initial(spec.fields));
   const [editing, setEditing] = useState<T | null>(null);
-  const list = useQuery({ queryKey: [spec.list, page], queryFn: () => getData<ListBody<string, T>>(spec.list, { page, limit: 20 }), placeholderData: keepPreviousData });
+  const list = useQuery({
+    queryKey: [spec.list, page],
+    queryFn: () => getData<ListBody<string, T>>(spec.list, { page, limit: 20 }),
+    placeholderData: keepPreviousData,
+  });
   const refresh = () => client.invalidateQueries({ queryKey: [spec.list] });
-  const reset = () => { setEditing(null); setValues(initial(spec.fields)); };
+  const reset = () => {
+    setEditing(null);
+    setValues(initial(spec.fields));
+  };
   const save = useMutation({
-    mutationFn: () => (editing
-      ? api.put(`/${spec.item}/${editing.id}/update`, bodyOf(spec.fields, values, true))
-      : api.post(`/${spec.item}/add`, bodyOf(spec.fields, values, false))),
-    onSuccess: () => { reset(); return refresh(); },
+    mutationFn: () =>
+      editing
+        ? api.put(`/${spec.item}/${editing.id}/update`, bodyOf(spec.fields, values, true))
+        : api.post(`/${spec.item}/add`, bodyOf(spec.fields, values, false)),
+    onSuccess: () => {
+      reset();
+      return refresh();
+    },
   });
   const remove = useMutation({ mutationFn: (id: number) => api.delete(`/${spec.item}/${id}/delete`), onSuccess: refresh });
   const startEdit = (item: T) => {
@@ -123,23 +166,41 @@ export function ResourcePage<T extends { id: number }>({ spec }: { spec: Resourc
   const items = (list.data?.[spec.collection] ?? []) as T[];
   return (
     <>
-      <PageTitle title={spec.title}>{spec.create && <Link href={spec.create.href} className="button">{spec.create.label}</Link>}</PageTitle>
+      <PageTitle title={spec.title}>
+        {spec.create && (
+          <Link href={spec.create.href} className="button">
+            {spec.create.label}
+          </Link>
+        )}
+      </PageTitle>
       {spec.intro}
       {spec.fields.length > 0 && (
         <form className="panel" onSubmit={onSubmit} aria-labelledby="add-h">
           <h2 id="add-h">{editing ? `Edit ${spec.name(editing)}` : `New ${spec.noun}`}</h2>
-          <div className="grid tight">{spec.fields.map((f) => <Input key={f.name} field={f} values={values} set={(name, value) => setValues({ ...values, [name]: value })} />)}</div>
+          <div className="grid tight">
+            {spec.fields.map((f) => (
+              <Input key={f.name} field={f} values={values} set={(name, value) => setValues({ ...values, [name]: value })} />
+            ))}
+          </div>
           <ErrorNote error={save.error} />
           <div className="actions">
-            <button type="submit" disabled={save.isPending}>{editing ? 'Save' : `Add ${spec.noun}`}</button>
-            {editing && <button type="button" className="secondary" onClick={reset}>Cancel</button>}
+            <button type="submit" disabled={save.isPending}>
+              {editing ? 'Save' : `Add ${spec.noun}`}
+            </button>
+            {editing && (
+              <button type="button" className="secondary" onClick={reset}>
+                Cancel
+              </button>
+            )}
           </div>
         </form>
       )}
       <ErrorNote error={list.error ?? remove.error} />
       {list.isPending && <Loading />}
       {list.data && items.length === 0 && <p className="muted">None yet.</p>}
-      {items.length > 0 && <ResourceTable spec={spec} items={items} busy={remove.isPending} onEdit={startEdit} onDelete={(item) => remove.mutate(item.id)} />}
+      {items.length > 0 && (
+        <ResourceTable spec={spec} items={items} busy={remove.isPending} onEdit={startEdit} onDelete={(item) => remove.mutate(item.id)} />
+      )}
       {list.data && <Pagination page={list.data.currentpage} maxpage={list.data.maxpage} onPage={setPage} />}
     </>
   );

@@ -3,13 +3,34 @@ import { formatDate } from '../../lib/ui.js';
 import { ResourcePage, type ResourceSpec } from './ResourcePage.js';
 
 const PIXEL_TYPES = [
-  'tagmanagerpixel', 'analyticspixel', 'socialnetworkpixel', 'adspixel', 'professionalnetworkpixel', 'microblogpixel',
-  'retargetingpixel', 'questionsitepixel', 'pinboard', 'searchengine', 'chatapp', 'forum', 'shortvideo',
+  'tagmanagerpixel',
+  'analyticspixel',
+  'socialnetworkpixel',
+  'adspixel',
+  'professionalnetworkpixel',
+  'microblogpixel',
+  'retargetingpixel',
+  'questionsitepixel',
+  'pinboard',
+  'searchengine',
+  'chatapp',
+  'forum',
+  'shortvideo',
 ] as const;
 
 const domains: ResourceSpec<Domain> = {
-  title: 'Branded domains', noun: 'domain', list: '/domains', item: 'domain', collection: 'domains', name: (d) => d.domain,
-  intro: <p className="note">Point the domain at this server first (an A/AAAA record to its address, or a CNAME to its host name), then add it here with its scheme, e.g. <code>https://go.example.com</code>.</p>,
+  title: 'Branded domains',
+  noun: 'domain',
+  list: '/domains',
+  item: 'domain',
+  collection: 'domains',
+  name: (d) => d.domain,
+  intro: (
+    <p className="note">
+      Point the domain at this server first (an A/AAAA record to its address, or a CNAME to its host name), then add it here with its scheme, e.g.{' '}
+      <code>https://go.example.com</code>.
+    </p>
+  ),
   fields: [
     { name: 'domain', label: 'Domain', type: 'url', required: true },
     { name: 'redirectroot', label: 'Root goes to', type: 'url' },
@@ -23,7 +44,12 @@ const domains: ResourceSpec<Domain> = {
 };
 
 const pixels: ResourceSpec<Pixel> = {
-  title: 'Pixels', noun: 'pixel', list: '/pixels', item: 'pixel', collection: 'pixels', name: (p) => p.name,
+  title: 'Pixels',
+  noun: 'pixel',
+  list: '/pixels',
+  item: 'pixel',
+  collection: 'pixels',
+  name: (p) => p.name,
   fields: [
     { name: 'type', label: 'Type', type: 'select', options: PIXEL_TYPES },
     { name: 'name', label: 'Name', required: true },

@@ -31,21 +31,37 @@ export function SetupPage() {
       {state.isPending && <Loading />}
       <ErrorNote error={state.error} />
       {state.data && !state.data.needed && (
-        <p>This server already has an account. <Link href="/signin">Sign in</Link>.</p>
+        <p>
+          This server already has an account. <Link href="/signin">Sign in</Link>.
+        </p>
       )}
       {state.data?.needed && (
         <form onSubmit={onSubmit}>
           <p>Create the first account. It owns everything you make here; you can make more accounts later with the CLI.</p>
-          {!token && <p className="error" role="alert">This address has no setup token. Open the setup address the server wrote to its log.</p>}
+          {!token && (
+            <p className="error" role="alert">
+              This address has no setup token. Open the setup address the server wrote to its log.
+            </p>
+          )}
           <Field id="email" label="E-mail">
             <input id="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
           </Field>
           <Field id="password" label="Password" hint="At least 8 characters.">
-            <input id="password" type="password" autoComplete="new-password" required minLength={8} value={password}
-              onChange={(e) => setPassword(e.target.value)} aria-describedby="password-hint" />
+            <input
+              id="password"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={8}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              aria-describedby="password-hint"
+            />
           </Field>
           <ErrorNote error={create.error} />
-          <button type="submit" disabled={create.isPending || !token}>Create account</button>
+          <button type="submit" disabled={create.isPending || !token}>
+            Create account
+          </button>
         </form>
       )}
     </main>

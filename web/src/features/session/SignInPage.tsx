@@ -35,19 +35,30 @@ export function SignInPage() {
       <p className="brand">Redirectory</p>
       <PageTitle title={title} />
       {setup.data?.needed && (
-        <p className="note">No account exists yet. Open the setup address the server wrote to its log (<code>/app/setup?token=…</code>) to create the first one.</p>
+        <p className="note">
+          No account exists yet. Open the setup address the server wrote to its log (<code>/app/setup?token=…</code>) to create the first one.
+        </p>
       )}
       <form onSubmit={onSubmit}>
         <Field id="email" label="E-mail">
           <input id="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
         </Field>
         <Field id="password" label="Password" hint={mode === 'register' ? 'At least 8 characters.' : undefined}>
-          <input id="password" type="password" autoComplete={mode === 'signin' ? 'current-password' : 'new-password'} required
-            minLength={mode === 'register' ? 8 : undefined} value={password} onChange={(e) => setPassword(e.target.value)}
-            aria-describedby={mode === 'register' ? 'password-hint' : undefined} />
+          <input
+            id="password"
+            type="password"
+            autoComplete={mode === 'signin' ? 'current-password' : 'new-password'}
+            required
+            minLength={mode === 'register' ? 8 : undefined}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            aria-describedby={mode === 'register' ? 'password-hint' : undefined}
+          />
         </Field>
         <ErrorNote error={submit.error} />
-        <button type="submit" disabled={submit.isPending}>{submit.isPending ? 'Signing in…' : title}</button>
+        <button type="submit" disabled={submit.isPending}>
+          {submit.isPending ? 'Signing in…' : title}
+        </button>
       </form>
       {setup.data?.registration === 'open' && (
         <p>

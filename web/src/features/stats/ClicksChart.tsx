@@ -57,16 +57,29 @@ export function ClicksChart({ points, interval }: { points: SeriesPoint[]; inter
     <figure className="chart">
       <div ref={box} role="img" aria-label={`Clicks over time: ${total} clicks, ${unique} unique, in ${points.length} buckets`} data-total={total} />
       <figcaption>
-        <strong data-testid="range-clicks">{formatNumber(total)}</strong> {plural(total, 'click')}, <strong>{formatNumber(unique)}</strong> unique in this range
+        <strong data-testid="range-clicks">{formatNumber(total)}</strong> {plural(total, 'click')}, <strong>{formatNumber(unique)}</strong> unique in
+        this range
       </figcaption>
       <details>
         <summary>Show as a table</summary>
         <table>
-          <thead><tr><th scope="col">{interval === 'hour' ? 'Hour (UTC)' : 'From (UTC)'}</th><th scope="col">Clicks</th><th scope="col">Unique</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">{interval === 'hour' ? 'Hour (UTC)' : 'From (UTC)'}</th>
+              <th scope="col">Clicks</th>
+              <th scope="col">Unique</th>
+            </tr>
+          </thead>
           <tbody>
-            {points.filter((p) => p.clicks > 0).map((p) => (
-              <tr key={p.date}><td>{p.date}</td><td>{formatNumber(p.clicks)}</td><td>{formatNumber(p.uniqueClicks)}</td></tr>
-            ))}
+            {points
+              .filter((p) => p.clicks > 0)
+              .map((p) => (
+                <tr key={p.date}>
+                  <td>{p.date}</td>
+                  <td>{formatNumber(p.clicks)}</td>
+                  <td>{formatNumber(p.uniqueClicks)}</td>
+                </tr>
+              ))}
           </tbody>
         </table>
       </details>

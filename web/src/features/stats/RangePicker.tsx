@@ -11,26 +11,50 @@ export function RangePicker({ range, onChange }: { range: Range; onChange(range:
       <legend className="visually-hidden">Range</legend>
       <div className="field">
         <label htmlFor={`${id}-preset`}>Period</label>
-        <select id={`${id}-preset`} value="" onChange={(e) => {
-          const preset = PRESETS[Number(e.target.value)];
-          if (preset) onChange({ from: daysBack(preset.days), to: day(new Date()), interval: preset.interval });
-        }}>
+        <select
+          id={`${id}-preset`}
+          value=""
+          onChange={(e) => {
+            const preset = PRESETS[Number(e.target.value)];
+            if (preset) onChange({ from: daysBack(preset.days), to: day(new Date()), interval: preset.interval });
+          }}
+        >
           <option value="">Choose…</option>
-          {PRESETS.map((p, i) => <option key={p.label} value={i}>{p.label}</option>)}
+          {PRESETS.map((p, i) => (
+            <option key={p.label} value={i}>
+              {p.label}
+            </option>
+          ))}
         </select>
       </div>
       <div className="field">
         <label htmlFor={`${id}-from`}>From</label>
-        <input id={`${id}-from`} type="date" value={range.from} max={range.to} onChange={(e) => e.target.value && onChange({ ...range, from: e.target.value })} />
+        <input
+          id={`${id}-from`}
+          type="date"
+          value={range.from}
+          max={range.to}
+          onChange={(e) => e.target.value && onChange({ ...range, from: e.target.value })}
+        />
       </div>
       <div className="field">
         <label htmlFor={`${id}-to`}>To</label>
-        <input id={`${id}-to`} type="date" value={range.to} min={range.from} onChange={(e) => e.target.value && onChange({ ...range, to: e.target.value })} />
+        <input
+          id={`${id}-to`}
+          type="date"
+          value={range.to}
+          min={range.from}
+          onChange={(e) => e.target.value && onChange({ ...range, to: e.target.value })}
+        />
       </div>
       <div className="field">
         <label htmlFor={`${id}-interval`}>Interval</label>
         <select id={`${id}-interval`} value={range.interval} onChange={(e) => onChange({ ...range, interval: e.target.value as Interval })}>
-          {INTERVALS.map((i) => <option key={i} value={i}>{i === 'hour' ? 'Hourly' : `${i[0]!.toUpperCase()}${i.slice(1)}ly`.replace('Dayly', 'Daily')}</option>)}
+          {INTERVALS.map((i) => (
+            <option key={i} value={i}>
+              {i === 'hour' ? 'Hourly' : `${i[0]!.toUpperCase()}${i.slice(1)}ly`.replace('Dayly', 'Daily')}
+            </option>
+          ))}
         </select>
       </div>
     </fieldset>

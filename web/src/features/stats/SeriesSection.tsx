@@ -8,7 +8,15 @@ import { RangePicker } from './RangePicker.js';
 const ClicksChart = lazy(() => import('./ClicksChart.js').then((m) => ({ default: m.ClicksChart })));
 
 /** Clicks over time with its range and interval picker; `load` reads the series of one link, QR code or the account. */
-export function SeriesSection({ title, queryKey, load }: { title: string; queryKey: readonly unknown[]; load(range: Range): Promise<SeriesPoint[]> }) {
+export function SeriesSection({
+  title,
+  queryKey,
+  load,
+}: {
+  title: string;
+  queryKey: readonly unknown[];
+  load(range: Range): Promise<SeriesPoint[]>;
+}) {
   const [range, setRange] = useState<Range>(defaultRange);
   const series = useQuery({ queryKey: [...queryKey, 'series', range], queryFn: () => load(range), placeholderData: keepPreviousData });
   return (

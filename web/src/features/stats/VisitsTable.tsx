@@ -24,16 +24,24 @@ export function VisitsTable<T extends Visit>({ visits, labelledBy, target }: { v
           <tr>
             <th scope="col">Time</th>
             {target && <th scope="col">{target.label}</th>}
-            <th scope="col">Country</th><th scope="col">Referrer</th><th scope="col">Browser</th><th scope="col">OS</th><th scope="col">Device</th>
+            <th scope="col">Country</th>
+            <th scope="col">Referrer</th>
+            <th scope="col">Browser</th>
+            <th scope="col">OS</th>
+            <th scope="col">Device</th>
           </tr>
         </thead>
         <tbody>
           {visits.map((visit, i) => (
             <tr key={i}>
-              <td><time dateTime={`${visit.date.replace(' ', 'T')}Z`}>{formatDateTime(visit.date)}</time></td>
+              <td>
+                <time dateTime={`${visit.date.replace(' ', 'T')}Z`}>{formatDateTime(visit.date)}</time>
+              </td>
               {target && <td className="url">{target.cell(visit)}</td>}
               <td>{visit.country}</td>
-              <td className="url" title={visit.referrer}>{visit.referrer}</td>
+              <td className="url" title={visit.referrer}>
+                {visit.referrer}
+              </td>
               <td>{visit.browser}</td>
               <td>{visit.os}</td>
               <td>{visit.device}</td>

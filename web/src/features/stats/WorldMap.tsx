@@ -9,12 +9,25 @@ type Country = Feature<Geometry, { name: string }>;
 
 /** world-atlas names that differ from the English names the server labels countries with (Intl.DisplayNames). */
 const ALIASES: Record<string, string> = {
-  'W. Sahara': 'Western Sahara', 'United States of America': 'United States', 'Dem. Rep. Congo': 'Congo - Kinshasa',
-  'Dominican Rep.': 'Dominican Republic', 'Falkland Is.': 'Falkland Islands', 'Fr. S. Antarctic Lands': 'French Southern Territories',
-  "Côte d'Ivoire": 'Côte d’Ivoire', 'Central African Rep.': 'Central African Republic', Congo: 'Congo - Brazzaville',
-  'Eq. Guinea': 'Equatorial Guinea', eSwatini: 'Eswatini', Palestine: 'Palestinian Territories', Myanmar: 'Myanmar (Burma)',
-  Turkey: 'Türkiye', 'Solomon Is.': 'Solomon Islands', 'Bosnia and Herz.': 'Bosnia & Herzegovina', Macedonia: 'North Macedonia',
-  'Trinidad and Tobago': 'Trinidad & Tobago', 'S. Sudan': 'South Sudan',
+  'W. Sahara': 'Western Sahara',
+  'United States of America': 'United States',
+  'Dem. Rep. Congo': 'Congo - Kinshasa',
+  'Dominican Rep.': 'Dominican Republic',
+  'Falkland Is.': 'Falkland Islands',
+  'Fr. S. Antarctic Lands': 'French Southern Territories',
+  "Côte d'Ivoire": 'Côte d’Ivoire',
+  'Central African Rep.': 'Central African Republic',
+  Congo: 'Congo - Brazzaville',
+  'Eq. Guinea': 'Equatorial Guinea',
+  eSwatini: 'Eswatini',
+  Palestine: 'Palestinian Territories',
+  Myanmar: 'Myanmar (Burma)',
+  Turkey: 'Türkiye',
+  'Solomon Is.': 'Solomon Islands',
+  'Bosnia and Herz.': 'Bosnia & Herzegovina',
+  Macedonia: 'North Macedonia',
+  'Trinidad and Tobago': 'Trinidad & Tobago',
+  'S. Sudan': 'South Sudan',
 };
 
 const WIDTH = 960;
@@ -51,8 +64,7 @@ export function WorldMap({ counts }: { counts: Counts }) {
         const n = values.get(ALIASES[name] ?? name) ?? 0;
         const share = n / max;
         return (
-          <path key={i} d={path(country) ?? ''} className={n ? 'hit' : undefined}
-            style={n ? { fillOpacity: 0.25 + 0.75 * share } : undefined}>
+          <path key={i} d={path(country) ?? ''} className={n ? 'hit' : undefined} style={n ? { fillOpacity: 0.25 + 0.75 * share } : undefined}>
             <title>{`${ALIASES[name] ?? name}: ${n}`}</title>
           </path>
         );

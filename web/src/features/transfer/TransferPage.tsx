@@ -14,10 +14,12 @@ export default function TransferPage() {
       <section className="panel" aria-labelledby="export-h">
         <h2 id="export-h">Export</h2>
         <p>
-          Every link of your account as a CSV file, oldest first, with its targets, parameters, pixels, campaign and all-time clicks.
-          Passwords never leave the server: a protected link’s <code>password</code> column is empty. The file imports back below.
+          Every link of your account as a CSV file, oldest first, with its targets, parameters, pixels, campaign and all-time clicks. Passwords never
+          leave the server: a protected link’s <code>password</code> column is empty. The file imports back below.
         </p>
-        <a className="button" href={EXPORT_URL} download="links.csv">Download links.csv</a>
+        <a className="button" href={EXPORT_URL} download="links.csv">
+          Download links.csv
+        </a>
       </section>
       <ImportSection />
     </>
@@ -56,14 +58,16 @@ function ImportSection() {
       <form className="panel" onSubmit={submit} aria-labelledby="import-h">
         <h2 id="import-h">Import</h2>
         <p>
-          A CSV file of links, at most 20 MB unless the administrator set another limit: this export, or an export of Shlink, Bitly, YOURLS or Kutt (told apart by the header row).
-          Each row is checked as a new link is and fails alone, with its reason. One import runs at a time.
+          A CSV file of links, at most 20 MB unless the administrator set another limit: this export, or an export of Shlink, Bitly, YOURLS or Kutt
+          (told apart by the header row). Each row is checked as a new link is and fails alone, with its reason. One import runs at a time.
         </p>
         <Field id="import-file" label="CSV file">
           <input id="import-file" type="file" accept=".csv,text/csv" required onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
         </Field>
         <ErrorNote error={start.error} />
-        <button type="submit" disabled={!file || start.isPending}>Import</button>
+        <button type="submit" disabled={!file || start.isPending}>
+          Import
+        </button>
       </form>
       <ErrorNote error={job.error} />
       {jobId > 0 && job.isPending && <Loading />}

@@ -9,6 +9,5 @@ export const importKeys = {
 };
 
 /** The file goes as the body itself: every format the import reads is text/csv to it. */
-export const startImport = async (file: File) =>
-  (await api.upload<{ data: ImportJob }>('/urls/import', { type: 'text/csv', content: file })).data;
+export const startImport = async (file: File) => (await api.upload<{ data: ImportJob }>('/urls/import', { type: 'text/csv', content: file })).data;
 export const getImport = (id: number) => getData<{ data: ImportJob }>(`/urls/import/${id}`);
