@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteUserByEmail } from '../src/features/account/service.js';
-import { hashPassword } from '../src/lib/secrets.js';
+import { hashPassword } from '../src/infra/secrets.js';
 import { olderInstall } from './helpers/older-install.js';
 import { processDb, type ProcessDb } from './helpers/process-db.js';
 import { startServer, type TestServer } from './helpers/server.js';

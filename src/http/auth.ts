@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { fail, failLater } from '../lib/errors.js';
 import { normalizeHost } from '../lib/hosts.js';
 import { grants } from '../lib/scopes.js';
-import { constantTimeEqual } from '../lib/secrets.js';
+import { constantTimeEqual } from '../infra/secrets.js';
 import { rateCharger } from './rate-budget.js';
 import type { RateLimitStore } from './rate-limit.js';
 import type { Account, GateConfig } from './types.js';

@@ -11,7 +11,7 @@ import { LocalInvalidation, type Invalidation } from '../infra/invalidation.js';
 import { closeRedis, connectRedis } from '../infra/redis.js';
 import { RedisInvalidation } from '../infra/redis-invalidation.js';
 import { WorkerInvalidation } from '../infra/worker-invalidation.js';
-import { randomToken } from '../lib/secrets.js';
+import { randomToken } from '../infra/secrets.js';
 import { insertSettingIfAbsent, readSetting } from '../db/settings.js';
 import type { Lifetime } from './lifetime.js';
 

@@ -4,7 +4,7 @@ import { insertSettingIfAbsent, readSetting } from '../../db/settings.js';
 import type { UserRow } from '../../db/types.js';
 import { forgetAccountSeries } from '../../clicks/account-store.js';
 import { emailKey } from '../../lib/email-key.js';
-import { randomToken } from '../../lib/secrets.js';
+import { randomToken } from '../../infra/secrets.js';
 import { defaultKeyRow, insertKey } from './keys/repo.js';
 import { accountDeletion } from './ports.js';
 

@@ -5,7 +5,7 @@ import type { UserRow } from '../../db/types.js';
 import { fail } from '../../lib/errors.js';
 import { CLI_ACTOR } from '../../http/actor.js';
 import type { Account } from '../../http/types.js';
-import { generateApiKey, hashApiKey, hashPassword, randomToken } from '../../lib/secrets.js';
+import { generateApiKey, hashApiKey, hashPassword, randomToken } from '../../infra/secrets.js';
 import { nowTimestamp } from '../../lib/time.js';
 import * as repo from './repo.js';
 import { replaceDefaultKey } from './keys/service.js';

@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../../db/dialect.js';
 import { invalidateQr } from '../../cache/public-cache.js';
 import { fail } from '../../lib/errors.js';
 import { listData, toPage, type ListData } from '../../lib/pagination.js';
-import { randomAlias } from '../../lib/secrets.js';
+import { randomAlias } from '../../infra/secrets.js';
 import { nowTimestamp } from '../../lib/time.js';
 import { readStats, type LabelCounts } from '../stats/service.js';
 import { checkType, encodeContent, readContent, titleOf, type Content, type QrType } from './content.js';

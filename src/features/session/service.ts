@@ -4,7 +4,7 @@ import { AMBIGUOUS_SESSION, type SessionLookup } from '../../http/auth.js';
 import type { Account } from '../../http/types.js';
 import { cookieValues } from '../../lib/cookies.js';
 import { fail } from '../../lib/errors.js';
-import { constantTimeEqual, hashApiKey, randomToken } from '../../lib/secrets.js';
+import { constantTimeEqual, hashApiKey, randomToken } from '../../infra/secrets.js';
 import { getAccount } from '../account/service.js';
 import { expiredSessionCookies, sessionCookieName } from './cookie.js';
 import * as repo from './repo.js';

@@ -3,7 +3,7 @@ import type { RateLimitStore, WindowState } from '../../http/rate-limit.js';
 import { throttleClient } from '../../lib/client-key.js';
 import { emailKey } from '../../lib/email-key.js';
 import { fail, failLater } from '../../lib/errors.js';
-import { constantTimeEqual, hashPassword, randomToken, verifyPassword } from '../../lib/secrets.js';
+import { constantTimeEqual, hashPassword, randomToken, verifyPassword } from '../../infra/secrets.js';
 import { accountExisted, createUser, credentialsOf } from '../account/service.js';
 import { recordActivity } from '../account/activity/service.js';
 import type { Actor } from '../../http/actor.js';

@@ -5,7 +5,7 @@ import type { Actor } from '../../../http/actor.js';
 import type { Account, ApiKeyRef } from '../../../http/types.js';
 import { fail } from '../../../lib/errors.js';
 import { FULL_SCOPE, grants, isScope, SCOPES, type Scope } from '../../../lib/scopes.js';
-import { constantTimeEqual, generateApiKey, hashApiKey } from '../../../lib/secrets.js';
+import { constantTimeEqual, generateApiKey, hashApiKey } from '../../../infra/secrets.js';
 import { nowTimestamp, parseTimestamp } from '../../../lib/time.js';
 import { recordActivity } from '../activity/service.js';
 import * as repo from './repo.js';

@@ -1,6 +1,6 @@
 import { parse as parseSync } from 'csv-parse/sync';
 import { fail } from '../../../lib/errors.js';
-import type { Pacer } from '../../../lib/pacer.js';
+import type { Pacer } from '../../../infra/pacer.js';
 
 /**
  * An import's CSV, read a slice at a time: each slice ends at a record boundary (a line end outside quotes)

@@ -2,7 +2,7 @@ import type { AppContext } from '../../../context.js';
 import { bodyChecker } from '../../../http/validation.js';
 import { unescapeCsvCell } from '../../../lib/csv-cells.js';
 import { AppError, fail } from '../../../lib/errors.js';
-import { Pacer } from '../../../lib/pacer.js';
+import { Pacer } from '../../../infra/pacer.js';
 import { createLinks, type NewItem } from '../write/pipeline.js';
 import { RefCache } from '../write/refs.js';
 import { normaliseHeader, type ImportRow } from './csv-format.js';

@@ -1,6 +1,6 @@
 import type { LinkType, LinkUpdate } from '../../../db/types.js';
 import { ALIAS_PATTERN, isReserved } from '../../../lib/reserved.js';
-import { hashPassword } from '../../../lib/secrets.js';
+import { hashPassword } from '../../../infra/secrets.js';
 import { parseTimestamp } from '../../../lib/time.js';
 import { checkHttpUrl, optionalHttpUrl } from '../../../lib/urls.js';
 import type { LinkInput } from '../schema.js';

@@ -1,6 +1,6 @@
 import { DEFAULT_RULE } from '../../../clicks/visit-columns.js';
 import type { RenderedPage } from '../../../lib/html.js';
-import { verifyPassword } from '../../../lib/secrets.js';
+import { verifyPassword } from '../../../infra/secrets.js';
 import type { CompiledLink } from '../resolve/compile.js';
 import { forwardPage, framePage, ogPage, overlayPage, splashPage } from '../pages/link.js';
 import { throttleClient } from '../../../lib/client-key.js';

@@ -1,6 +1,6 @@
 import { BoundedCache } from '../../../lib/bounded-cache.js';
 import { cookieValue } from '../../../lib/cookies.js';
-import { constantTimeEqual, hmac } from '../../../lib/secrets.js';
+import { constantTimeEqual, hmac } from '../../../infra/secrets.js';
 
 export const UNLOCK_SECONDS = 24 * 60 * 60;
 export const MAX_FAILURES = 5;
