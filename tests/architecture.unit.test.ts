@@ -248,3 +248,26 @@ describe('cache invalidation', () => {
     expect(wrong.map(({ from, to, name }) => `${from} imports ${name} from ${to}`)).toEqual([]);
   });
 });
+
+describe('lib/ holds pure helpers', () => {
+  /** Packages lib may use: computation only (hashing, address parsing, CSV text, schemas, user-agent parsing). */
+  const PURE_PACKAGES = new Set(['node:crypto', 'node:net', 'csv-stringify', 'isbot', 'typebox', 'ua-parser-js']);
+  const PACKAGE = /(?:\bfrom\s*|\bimport\s*\(?\s*)'([^.'][^']*)'/g;
+  const libFiles = sourceFiles(join(SRC, 'lib')).map((file) => ({ path: relative(SRC, file), text: readFileSync(file, 'utf8') }));
+
+  it('imports no I/O, timers or services: those live in infra/', () => {
+    const wrong = libFiles.flatMap(({ path, text }) =>
+      [...text.matchAll(PACKAGE)]
+        .map((m) => m[1]!)
+        .filter((name) => !PURE_PACKAGES.has(name))
+        .map((name) => `${path} imports ${name}`),
+    );
+    expect(libFiles.length).toBeGreaterThan(20);
+    expect(wrong).toEqual([]);
+  });
+
+  it('keeps no mutable module state and schedules nothing', () => {
+    const wrong = libFiles.filter(({ text }) => /^let\s|\bset(Timeout|Interval|Immediate)\(|\bprocess\.(env|on)\b/m.test(text)).map((f) => f.path);
+    expect(wrong).toEqual([]);
+  });
+});
