@@ -27,6 +27,8 @@ async function measure(count) {
   const { createContext } = await import('../../dist/context.js');
   const { createUser } = await import('../../dist/features/account/service.js');
   const { importCsv } = await import('../../dist/features/links/transfer/import-service.js');
+  const { composeFeatures } = await import('../../dist/compose.js');
+  composeFeatures(); // the ports the import's pipeline uses, as the app and the CLI plug them
   const dir = mkdtempSync(join(tmpdir(), 'redirectory-import-'));
   const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'import.db')}`, BASE_URL: 'http://bench.test', LOG_LEVEL: 'silent' });
   const ctx = await createContext(config, pino({ level: 'silent' }));
