@@ -3,7 +3,7 @@ import { cacheKeys } from '../lib/cache-keys.js';
 
 /**
  * Publishes public-cache keys to every node. Each entry point is called by the owner of the rows behind
- * it, from its own write functions (tests/architecture.test.ts checks who imports which), so a new
+ * it, from its own write functions (tests/architecture.unit.test.ts checks who imports which), so a new
  * writer cannot forget; the links' keys, which need their addresses read, are links/invalidate.ts.
  */
 
