@@ -68,6 +68,20 @@ describe('GET /api/urls/export', () => {
         device: targetMap(row.devicetarget!, 'device'),
         expiry: row.expiry || null,
         date: row.date,
+        custom: row.alias,
+        domain: row.domain || null,
+        type: row.type,
+        password: row.protected === '1',
+        geotarget: JSON.parse(row.geotarget!),
+        devicetarget: JSON.parse(row.devicetarget!),
+        languagetarget: JSON.parse(row.languagetarget!),
+        parameters: JSON.parse(row.parameters!),
+        metatitle: row.metatitle,
+        metadescription: row.metadescription,
+        metaimage: row.metaimage,
+        pixels: JSON.parse(row.pixels!),
+        campaign: row.campaign ? Number(row.campaign) : null,
+        channel: null, // the export has no channel column and neither link is in one
       }).toEqual(details);
       expect({ clicks: Number(row.clicks), uniqueClicks: Number(row.uniqueClicks) }).toEqual({
         clicks: data.clicks,

@@ -157,7 +157,18 @@ describe('GET /api/qr and /api/qr/{id}', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['data', 'details', 'error']);
     expect(res.body.error).toBe(0);
-    expect(res.body.details).toEqual({ id: code.id, link: code.link, scans: 0, name: 'Menu', date: expect.any(String) });
+    expect(res.body.details).toEqual({
+      id: code.id,
+      link: code.link,
+      scans: 0,
+      name: 'Menu',
+      date: expect.any(String),
+      type: 'text',
+      data: { text: 'details' },
+      background: 'rgb(255,255,255)',
+      foreground: 'rgb(0,0,0)',
+      logo: '',
+    });
     expect(res.body.data).toEqual({
       clicks: 0,
       uniqueClicks: 0,

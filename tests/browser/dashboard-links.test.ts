@@ -10,7 +10,8 @@ import { PASSWORD } from '../helpers/session.js';
 
 /**
  * The links table's filters and bulk actions and the import/export page in Chromium: filter by campaign (kept
- * across a reload), add links to a channel with one failing, delete two, import a CSV with a bad row, export.
+ * across a reload), add links to a channel with one failing, delete two, import a CSV with a bad row, export,
+ * and open a link with every field in the edit form.
  * Every page is captured at 1280 and 390 px and checked with axe; the console must stay free of errors.
  */
 describe.skipIf(!chromiumPresent())('links table and import/export in Chromium', () => {
@@ -130,8 +131,37 @@ describe.skipIf(!chromiumPresent())('links table and import/export in Chromium',
     expect(records.find((r) => r.alias === 'spring-one')!.campaign).toBe(String(ids.campaign));
   }, 60_000);
 
+  it('fills the edit form with every field of a link, and saving it unchanged changes nothing', async () => {
+    const pixel = (await api('POST', '/api/pixel/add', { type: 'gapixel', name: 'GA', tag: 'G-1' })).id as number;
+    const { id } = await api('POST', '/api/url/add', {
+      url: `${rig.site.url}/everything`,
+      custom: 'every-field',
+      languagetarget: [{ language: 'fr', link: `${rig.site.url}/fr` }],
+      parameters: [{ name: 'utm_source', value: 'news' }],
+      metatitle: 'Card title',
+      pixels: [pixel],
+      campaign: ids.campaign,
+      channel: ids.channel,
+    });
+    const before = await api('GET', `/api/url/${id}`);
+    await page.goto(app(`/links/${id}/edit`));
+    await expect.poll(() => page.inputValue('#custom')).toBe('every-field');
+    expect(await page.inputValue('#campaign')).toBe(String(ids.campaign));
+    expect(await page.inputValue('#channel')).toBe(String(ids.channel));
+    expect(await page.inputValue('#language-0-key')).toBe('fr');
+    expect(await page.inputValue('#param-0-key')).toBe('utm_source');
+    expect(await page.inputValue('#param-0-value')).toBe('news');
+    expect(await page.inputValue('#utm-utm_source')).toBe('news');
+    expect(await page.inputValue('#metatitle')).toBe('Card title');
+    expect(await page.getByRole('checkbox', { name: /GA/ }).isChecked()).toBe(true);
+    await capture(page, 'links-edit-filled', axe);
+    await page.click('button[type=submit]');
+    await page.waitForURL(app(`/links/${id}`));
+    expect(await api('GET', `/api/url/${id}`)).toEqual(before);
+  });
+
   it('found no serious or critical accessibility violation and no console error on any page', () => {
-    expect(Object.keys(axe)).toHaveLength(10);
+    expect(Object.keys(axe)).toHaveLength(12);
     expect(Object.entries(axe).filter(([, v]) => v.length > 0)).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });

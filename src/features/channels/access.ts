@@ -5,7 +5,7 @@ import * as repo from './repo.js';
 
 /** What other features may read and write of channels and their items; the SQL stays in repo.ts. */
 
-export { channelItemIds, ownsChannel } from './repo.js';
+export { channelItemIds, firstChannelOf, ownsChannel } from './repo.js';
 
 /** Adds the item to a channel; already there is fine. Takes the item owner's transaction. */
 export function addToChannel(db: Db, channelId: number, type: ItemType, itemId: number): Promise<void> {

@@ -97,3 +97,18 @@ export function channelItemIds(channelId: number, type: ItemType) {
 export async function ownsChannel(db: Db, userId: number, id: number): Promise<boolean> {
   return (await db.selectFrom('channels').select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()) !== undefined;
 }
+
+/** The first of the account's channels the item was added to (null: none), as the add request names one. */
+export async function firstChannelOf(db: Db, userId: number, type: ItemType, itemId: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('channel_items')
+    .innerJoin('channels', 'channels.id', 'channel_items.channel_id')
+    .select('channel_items.channel_id')
+    .where('channel_items.item_type', '=', type)
+    .where('channel_items.item_id', '=', itemId)
+    .where('channels.user_id', '=', userId)
+    .orderBy('channel_items.created_at')
+    .orderBy('channel_items.channel_id')
+    .executeTakeFirst();
+  return row?.channel_id ?? null;
+}

@@ -55,7 +55,12 @@ export const linkRoutes: Feature = async (app, { ctx }) => {
           'Extension: with `from` and/or `to` (`YYYY-MM-DD`, UTC, both included; default the first and the last day), `clicks` and ' +
           "`uniqueClicks` count that range only, summed from the link's click series (see GET /api/url/{id}/clicks: clicks before the series " +
           'existed are not in it). The label maps (countries, referrers, browsers, OSes, social networks) are kept as running totals, not per ' +
-          'day, so they always cover all time.',
+          'day, so they always cover all time. ' +
+          'Extension: `details` also carries what `POST /api/url/add` takes, in its shapes: `custom`, `domain` (null: the default one), `type` ' +
+          '(a splash page id or `overlay-{id}` as add takes it), `password` (a boolean: the password is never returned), `geotarget`, ' +
+          '`devicetarget`, `languagetarget`, `parameters`, `metatitle`, `metadescription`, `metaimage`, `pixels` (ids), `campaign` and ' +
+          '`channel` (ids or null; `channel` is the first channel the link was added to). Sent back to `url/update` (without `password`) ' +
+          'they leave the link as it is; update keeps an `overlay-{id}` that names the overlay the link already has.',
         params: IdParam,
         querystring: LinkDetailQuery,
         response: { 200: LinkDetail, ...errorResponses },
@@ -108,7 +113,7 @@ export const linkRoutes: Feature = async (app, { ctx }) => {
         description:
           `\`url\` is required; every other field left out stays as it is. \`custom\` changes the alias; \`password: ""\` removes the password; ` +
           `\`expiry: null\` or "" removes the expiry; \`pixels\` replaces the link's pixels; \`channel\` adds the link to that channel. ` +
-          `\`type\` accepts direct, frame, splash or a splash page id (not overlays). ${WRITE_RULES}`,
+          `\`type\` accepts direct, frame, splash or a splash page id (not overlays; an \`overlay-{id}\` naming the overlay the link has is kept). ${WRITE_RULES}`,
         params: IdParam,
         body: LinkBody,
         response: { 200: LinkUpdated, ...errorResponses },

@@ -5,7 +5,15 @@ import { PageQuery } from '../../lib/pagination.js';
 export const MAX_TARGETS = 50;
 const Url = (description: string) => Type.String({ description });
 const Targets = <T extends Parameters<typeof Type.Object>[0]>(item: T, description: string) =>
-  Type.Optional(Type.Array(Type.Object(item), { maxItems: MAX_TARGETS, description: `${description}; at most ${MAX_TARGETS}` }));
+  Type.Array(Type.Object(item), { maxItems: MAX_TARGETS, description: `${description}; at most ${MAX_TARGETS}` });
+
+/** The target lists and parameters as add takes them and the detail gives them back. */
+const TargetLists = {
+  geotarget: Targets({ location: Type.String(), link: Url('http(s) URL') }, 'Location name (stored lower-case) and target URL'),
+  devicetarget: Targets({ device: Type.String(), link: Url('http(s) URL') }, 'Device name (stored lower-case) and target URL'),
+  languagetarget: Targets({ language: Type.String(), link: Url('http(s) URL') }, 'Language code such as `en` or `pt-br` and target URL'),
+  parameters: Targets({ name: Type.String(), value: Type.String() }, 'Query parameters added to the destination'),
+};
 
 /** Request fields of add and update; on update every field but `url` may be left out (= unchanged). */
 export const LinkBody = Type.Object({
@@ -29,10 +37,10 @@ export const LinkBody = Type.Object({
     }),
   ),
   expiry: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: '`YYYY-MM-DD HH:MM:SS` (UTC); null or "" = no expiry' })),
-  geotarget: Targets({ location: Type.String(), link: Url('http(s) URL') }, 'Location name (stored lower-case) and target URL'),
-  devicetarget: Targets({ device: Type.String(), link: Url('http(s) URL') }, 'Device name (stored lower-case) and target URL'),
-  languagetarget: Targets({ language: Type.String(), link: Url('http(s) URL') }, 'Language code such as `en` or `pt-br` and target URL'),
-  parameters: Targets({ name: Type.String(), value: Type.String() }, 'Query parameters added to the destination'),
+  geotarget: Type.Optional(TargetLists.geotarget),
+  devicetarget: Type.Optional(TargetLists.devicetarget),
+  languagetarget: Type.Optional(TargetLists.languagetarget),
+  parameters: Type.Optional(TargetLists.parameters),
   title: Type.Optional(Type.String({ maxLength: 500 })),
   description: Type.Optional(Type.String({ maxLength: 2000 })),
   metatitle: Type.Optional(Type.String({ maxLength: 500 })),
@@ -90,6 +98,21 @@ export const LinkStats = Type.Object({
   socialCount: Type.Record(Type.String(), Type.Integer(), { description: 'Always has facebook, twitter and google' }),
 });
 
+/** Extension: what add was sent, in add's shapes, so an edit form can be filled and sent back to update unchanged. */
+const AddFields = Type.Object({
+  custom: Type.String({ description: 'Extension: the alias, as `custom` sets it' }),
+  domain: Type.Union([Type.String(), Type.Null()], { description: 'Extension: the branded domain `https://host`; null = the default domain' }),
+  type: Type.String({ description: 'Extension: `direct`, `frame`, `splash`, a splash page id or `overlay-{id}`, as add takes it' }),
+  password: Type.Boolean({ description: 'Extension: whether the link asks for a password (the password itself is never returned)' }),
+  ...TargetLists,
+  metatitle: Type.String({ description: 'Extension' }),
+  metadescription: Type.String({ description: 'Extension' }),
+  metaimage: Type.String({ description: 'Extension' }),
+  pixels: Type.Array(Type.Integer(), { description: "Extension: ids of the link's pixels" }),
+  campaign: Type.Union([Type.Integer(), Type.Null()], { description: "Extension: the link's campaign id, or null" }),
+  channel: Type.Union([Type.Integer(), Type.Null()], { description: 'Extension: the first channel the link was added to, or null' }),
+});
+
 export const LinkDetail = Type.Object({
   error: Type.Literal(0),
   details: Type.Object({
@@ -102,6 +125,7 @@ export const LinkDetail = Type.Object({
     device: Type.Record(Type.String(), Type.String(), { description: 'Lower-case device name → target URL' }),
     expiry: Type.Union([Type.String(), Type.Null()]),
     date: Type.String(),
+    ...AddFields.properties,
   }),
   data: LinkStats,
 });

@@ -5,7 +5,8 @@ import { listData, toPage, type ListData } from '../../lib/pagination.js';
 import { ownDomainAt } from '../domains/service.js';
 import { readStats } from '../stats/service.js';
 import { rangeTotals } from '../stats/series-service.js';
-import { ownsChannel } from '../channels/access.js';
+import { firstChannelOf, ownsChannel } from '../channels/access.js';
+import { pixelIdsOfLink } from '../pixels/service.js';
 import { invalidateLinksAround } from './invalidate.js';
 import { linkNeighbours } from './ports.js';
 import * as repo from './repo.js';
@@ -54,8 +55,13 @@ async function ownLink(ctx: AppContext, userId: number, id: number) {
 /** With `from`/`to`, clicks and unique clicks count that range; the label maps are all-time totals only. */
 export async function getLink(ctx: AppContext, userId: number, id: number, range: { from?: string; to?: string } = {}) {
   const link = await ownLink(ctx, userId, id);
-  const stats = await readStats(ctx, 'link', id, SOCIAL_KEYS);
-  return toDetail(ctx.config, link, { ...stats, ...(await rangeTotals(ctx, 'link', id, range)) });
+  const [stats, totals, pixels, channel] = await Promise.all([
+    readStats(ctx, 'link', id, SOCIAL_KEYS),
+    rangeTotals(ctx, 'link', id, range),
+    pixelIdsOfLink(ctx.db, userId, id),
+    firstChannelOf(ctx.db, userId, 'links', id),
+  ]);
+  return toDetail(ctx.config, link, { pixels, channel }, { ...stats, ...totals });
 }
 
 export { createLink as addLink } from './write/pipeline.js';

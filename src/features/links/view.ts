@@ -31,23 +31,60 @@ export function toEntry(config: Config, link: LinkWithDomain) {
   };
 }
 
-/** Stored targets `[{location, link}]` as the detail's name → URL object. */
-function targetMap(json: string, key: 'location' | 'device'): Record<string, string> {
+/** The `type` field as add takes it: direct, frame, splash, a splash page id or overlay-{id}. */
+export function typeField(link: Pick<LinkRow, 'type' | 'splash_id' | 'overlay_id'>): string {
+  if (link.type === 'overlay' && link.overlay_id) return `overlay-${link.overlay_id}`;
+  if (link.type === 'splash' && link.splash_id) return String(link.splash_id);
+  return link.type;
+}
+
+/** A stored JSON list in add's shape, keeping the entries whose named fields are strings. */
+function storedList<K extends string>(json: string, keys: readonly K[]): Array<Record<K, string>> {
   let items: unknown;
   try {
     items = JSON.parse(json);
   } catch {
-    return {};
+    return [];
   }
-  const map: Record<string, string> = {};
-  if (!Array.isArray(items)) return map;
-  for (const item of items as Array<Record<string, unknown>>) {
-    if (typeof item?.[key] === 'string' && typeof item.link === 'string') map[item[key]] = item.link;
-  }
-  return map;
+  if (!Array.isArray(items)) return [];
+  return (items as Array<Record<string, unknown>>)
+    .filter((item) => keys.every((key) => typeof item?.[key] === 'string'))
+    .map((item) => Object.fromEntries(keys.map((key) => [key, item[key]])) as Record<K, string>);
 }
 
-export function toDetail(config: Config, link: LinkWithDomain, stats: Stats) {
+/** Stored targets `[{location, link}]` as the detail's name → URL object. */
+function targetMap(json: string, key: 'location' | 'device'): Record<string, string> {
+  return Object.fromEntries(storedList(json, [key, 'link']).map((item) => [item[key], item.link]));
+}
+
+/** What the detail adds from other tables' owners. */
+export interface LinkRefIds {
+  pixels: number[];
+  channel: number | null;
+}
+
+/** The link's fields as `url/add` takes them (extension), so an edit form sends them back unchanged. */
+function addFields(link: LinkWithDomain, refs: LinkRefIds) {
+  const domain = domainOf(link);
+  return {
+    custom: link.alias,
+    domain: domain ? `${domain.scheme}://${domain.host}` : null,
+    type: typeField(link),
+    password: link.password_hash !== null,
+    geotarget: storedList(link.geo_targets, ['location', 'link']),
+    devicetarget: storedList(link.device_targets, ['device', 'link']),
+    languagetarget: storedList(link.language_targets, ['language', 'link']),
+    parameters: storedList(link.parameters, ['name', 'value']),
+    metatitle: link.meta_title,
+    metadescription: link.meta_description,
+    metaimage: link.meta_image,
+    pixels: refs.pixels,
+    campaign: link.campaign_id,
+    channel: refs.channel,
+  };
+}
+
+export function toDetail(config: Config, link: LinkWithDomain, refs: LinkRefIds, stats: Stats) {
   return {
     error: 0 as const,
     details: {
@@ -59,6 +96,7 @@ export function toDetail(config: Config, link: LinkWithDomain, stats: Stats) {
       device: targetMap(link.device_targets, 'device'),
       expiry: link.expiry,
       date: link.created_at,
+      ...addFields(link, refs),
     },
     data: stats,
   };

@@ -101,3 +101,16 @@ export const pixelTagsQuery = (db: Db, linkId: number) =>
     .select(['pixels.id', 'pixels.type', 'pixels.tag'])
     .where('link_pixels.link_id', '=', linkId)
     .orderBy('pixels.id');
+
+/** One link's pixel ids that are the account's, in id order. */
+export async function ownPixelIdsOfLink(db: Db, userId: number, linkId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('link_pixels')
+    .innerJoin('pixels', 'pixels.id', 'link_pixels.pixel_id')
+    .select('link_pixels.pixel_id')
+    .where('link_pixels.link_id', '=', linkId)
+    .where('pixels.user_id', '=', userId)
+    .orderBy('link_pixels.pixel_id')
+    .execute();
+  return rows.map((row) => row.pixel_id);
+}

@@ -83,6 +83,11 @@ export function linkPixelIds(db: Db, linkIds: number[]): Promise<Map<number, num
   return repo.pixelIdsByLink(db, linkIds);
 }
 
+/** A link's pixel ids as its detail shows them (only the account's own). */
+export function pixelIdsOfLink(db: Db, userId: number, linkId: number): Promise<number[]> {
+  return repo.ownPixelIdsOfLink(db, userId, linkId);
+}
+
 /** Pixel assignments of links just created in bulk; takes the bulk writer's transaction. */
 export function addLinkPixels(db: Db, rows: Array<{ link_id: number; pixel_id: number }>): Promise<void> {
   return repo.insertLinkPixels(db, rows);

@@ -33,6 +33,20 @@ export function findQrSummary(db: Db, userId: number, id: number): Promise<QrSum
   return db.selectFrom('qr_codes').select(SUMMARY).select(scans()).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
 }
 
+const CONTENT = ['type', 'data', 'background', 'foreground', 'logo'] as const;
+export type QrWithContent = QrSummary & Pick<QrRow, (typeof CONTENT)[number]>;
+
+/** One code with its content, for its detail. */
+export function findQrDetail(db: Db, userId: number, id: number): Promise<QrWithContent | undefined> {
+  return db
+    .selectFrom('qr_codes')
+    .select([...SUMMARY, ...CONTENT])
+    .select(scans())
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
 /** What an update needs to merge the new values with the stored ones. */
 export function findQrForUpdate(db: Db, userId: number, id: number) {
   return db

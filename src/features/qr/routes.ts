@@ -34,7 +34,9 @@ export const qrRoutes: Feature = async (app, { ctx }) => {
         tags,
         summary: 'One QR code with its scan statistics',
         description:
-          '`scans` equals `data.clicks`. Label maps hold counts as strings (0 when empty); socialCount always has facebook, twitter and instagram.',
+          '`scans` equals `data.clicks`. Label maps hold counts as strings (0 when empty); socialCount always has facebook, twitter and instagram. ' +
+          "Extension: `details` also carries the code's `type`, `data` (as an object with the type's fields), `background`, `foreground` and " +
+          '`logo`, in the shapes POST /api/qr/add takes, so they can be sent back to PUT /api/qr/{id}/update unchanged.',
         params: IdParam,
         response: { 200: QrDetailResponse, ...errorResponses },
       },

@@ -17,9 +17,20 @@ const StringCounts = Type.Union([Type.Record(Type.String(), Type.String()), Type
   description: 'Label mapped to its count, written as a string; 0 when there is nothing.',
 });
 
+/** Extension: the code's content as add takes it, so an edit form can be filled and sent back unchanged. */
+const QrContentFields = {
+  type: Type.String({ description: `Extension: one of ${QR_TYPES.join(', ')}` }),
+  data: Type.Record(Type.String(), Type.Union([Type.String(), Type.Boolean()]), {
+    description: "Extension: the content as an object with the type's fields (see `data` of POST /api/qr/add)",
+  }),
+  background: Type.String({ description: 'Extension: `rgb(R,G,B)`' }),
+  foreground: Type.String({ description: 'Extension: `rgb(R,G,B)`' }),
+  logo: Type.String({ description: 'Extension: the stored logo (a data: URI or an http(s) URL), "" for none' }),
+};
+
 export const QrDetailResponse = Type.Object({
   error: Type.Literal(0),
-  details: QrEntrySchema,
+  details: Type.Object({ ...QrEntrySchema.properties, ...QrContentFields }),
   data: Type.Object({
     clicks: Type.Integer(),
     uniqueClicks: Type.Integer(),

@@ -80,12 +80,18 @@ function asStrings(counts: LabelCounts): Record<string, string> | 0 {
   return Object.fromEntries(Object.entries(counts).map(([label, n]) => [label, String(n)]));
 }
 
+/** Extension: the code's content in add's shape; `data` is stored as the checked content object. */
+function contentFields(row: repo.QrWithContent) {
+  const { type, background, foreground, logo } = row;
+  return { type, data: JSON.parse(row.data) as Content, background, foreground, logo };
+}
+
 export async function getQr(ctx: AppContext, userId: number, id: number) {
-  const row = await repo.findQrSummary(ctx.db, userId, id);
+  const row = await repo.findQrDetail(ctx.db, userId, id);
   if (!row) throw fail('not_found', 'QR code');
   const stats = await readStats(ctx, 'qr', id, QR_SOCIAL_KEYS);
   return {
-    details: toEntry(ctx, row),
+    details: { ...toEntry(ctx, row), ...contentFields(row) },
     data: {
       clicks: stats.clicks,
       uniqueClicks: stats.uniqueClicks,

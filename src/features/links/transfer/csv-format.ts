@@ -3,7 +3,7 @@ import { fail } from '../../../lib/errors.js';
 import { parseTimestamp, formatTimestamp } from '../../../lib/time.js';
 import { shortUrl } from '../../../lib/short-url.js';
 import type { ExportedLink } from '../repo.js';
-import { domainOf } from '../view.js';
+import { domainOf, typeField } from '../view.js';
 
 /**
  * Redirectory's own CSV of links, both ways: every field `POST /api/url/add` takes (targets, parameters and
@@ -34,13 +34,6 @@ export const EXPORT_COLUMNS = [
   'clicks',
   'uniqueClicks',
 ] as const;
-
-/** The `type` field as add takes it: direct, frame, splash, a splash page id or overlay-{id}. */
-function typeField(link: ExportedLink): string {
-  if (link.type === 'overlay' && link.overlay_id) return `overlay-${link.overlay_id}`;
-  if (link.type === 'splash' && link.splash_id) return String(link.splash_id);
-  return link.type;
-}
 
 /** One link as a CSV record; passwords are stored hashed and never leave the service, so `password` is empty. */
 export function exportRecord(config: Config, link: ExportedLink, pixels: number[] = []): Record<(typeof EXPORT_COLUMNS)[number], string | number> {

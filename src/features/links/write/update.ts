@@ -11,7 +11,7 @@ import { invalidateLinksAround } from '../invalidate.js';
 import { linkNeighbours } from '../ports.js';
 import * as repo from '../repo.js';
 import type { LinkInput } from '../schema.js';
-import { domainOf } from '../view.js';
+import { domainOf, typeField } from '../view.js';
 import { checkAlias, linkColumns, passwordColumn } from './input.js';
 import { resolveRefs, type LinkRefs } from './refs.js';
 
@@ -30,10 +30,17 @@ function writeWithRefs(ctx: AppContext, refs: LinkRefs, id: number, columns: Lin
   return refs.pixels || refs.channelId ? ctx.db.transaction().execute(run) : run(ctx.db);
 }
 
+/** The detail names an overlay link's type `overlay-{id}`: sent back unchanged it is kept, though update sets no overlay. */
+function keptOverlay(input: LinkInput, link: repo.LinkWithDomain): LinkInput {
+  const same = link.type === 'overlay' && input.type?.trim().toLowerCase() === typeField(link);
+  return same ? { ...input, type: undefined } : input;
+}
+
 /** Only the fields sent change; a new alias or domain is checked like on add. */
-export async function updateLink(ctx: AppContext, userId: number, id: number, input: LinkInput): Promise<{ id: number; short: string }> {
+export async function updateLink(ctx: AppContext, userId: number, id: number, sent: LinkInput): Promise<{ id: number; short: string }> {
   const link = await repo.findLink(ctx.db, userId, id);
   if (!link) throw fail('not_found', 'Link');
+  const input = keptOverlay(sent, link);
   const columns: LinkUpdate = linkColumns(input);
   const alias = input.custom?.trim() ? checkAlias(input.custom.trim()) : link.alias;
   const password = await passwordColumn(input.password);

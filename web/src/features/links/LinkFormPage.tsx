@@ -93,8 +93,9 @@ function LinkEditor({ id, initial, choices }: { id?: number; initial: LinkForm; 
                   Splash: {s.name}
                 </option>
               ))}
-              {!id &&
-                choices?.overlays.map((o) => (
+              {choices?.overlays
+                .filter((o) => !id || initial.type === `overlay-${o.id}`)
+                .map((o) => (
                   <option key={`o${o.id}`} value={`overlay-${o.id}`}>
                     Overlay: {o.name}
                   </option>
@@ -170,12 +171,6 @@ function LinkEditor({ id, initial, choices }: { id?: number; initial: LinkForm; 
           keyList={LANGUAGES}
           onChange={(r) => set('languagetarget', r)}
         />
-        {id && (
-          <p className="muted small">
-            Language targets, parameters, meta fields, pixels and the channel are not returned by the API: they stay as they are unless you fill them
-            in here.
-          </p>
-        )}
       </section>
 
       <section className="panel">

@@ -66,20 +66,32 @@ export function inputToExpiry(value: string): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString().slice(0, 19).replace('T', ' ');
 }
 
-const toRows = (map: Record<string, string>): Row[] => Object.entries(map).map(([key, value]) => ({ key, value }));
+/** A list in add's shape (`[{location, link}]`, …) as the form's rows. */
+const toRows = <K extends string, V extends string>(list: Array<Record<K | V, string>>, key: K, value: V): Row[] =>
+  list.map((item) => ({ key: item[key], value: item[value] }));
 
-/** The form of an existing link, from what `GET /api/url/{id}` tells (the rest is not returned and stays as it is). */
+/** The form of an existing link: `GET /api/url/{id}` gives back every field add takes (the password only as set or not). */
 export function formOfLink(body: LinkDetailBody): LinkForm {
   const { details } = body;
   return {
     ...EMPTY_FORM,
     url: details.longurl,
-    custom: new URL(details.shorturl).pathname.slice(1),
+    custom: details.custom,
+    domain: details.domain ?? '',
+    type: details.type,
     title: details.title,
     description: details.description,
     expiry: expiryToInput(details.expiry),
-    geotarget: toRows(details.location),
-    devicetarget: toRows(details.device),
+    geotarget: toRows(details.geotarget, 'location', 'link'),
+    devicetarget: toRows(details.devicetarget, 'device', 'link'),
+    languagetarget: toRows(details.languagetarget, 'language', 'link'),
+    parameters: toRows(details.parameters, 'name', 'value'),
+    metatitle: details.metatitle,
+    metadescription: details.metadescription,
+    metaimage: details.metaimage,
+    pixels: details.pixels,
+    campaign: details.campaign ? String(details.campaign) : '',
+    channel: details.channel ? String(details.channel) : '',
   };
 }
 
@@ -90,7 +102,7 @@ const rows = <K extends string>(list: Row[], key: K, value: 'link' | 'value') =>
 
 /**
  * The request body. A new link sends what was filled in; an edit sends the URL and only the fields the
- * person changed, since the API keeps every field left out (and does not return all of them).
+ * person changed, since the API keeps every field left out.
  */
 export function linkBody(form: LinkForm, changed: ReadonlySet<FieldName> | null): LinkInput {
   const send = (name: FieldName) => (changed ? changed.has(name) : true);
