@@ -11,7 +11,7 @@ import { PASSWORD } from '../helpers/session.js';
 /**
  * The links table's filters and bulk actions and the import/export page in Chromium: filter by campaign (kept
  * across a reload), add links to a channel with one failing, delete two, import a CSV with a bad row, export,
- * and open a link with every field in the edit form.
+ * open a link with every field in the edit form, and see every value (and an expired badge) on a link's page.
  * Every page is captured at 1280 and 390 px and checked with axe; the console must stay free of errors.
  */
 describe.skipIf(!chromiumPresent())('links table and import/export in Chromium', () => {
@@ -160,8 +160,63 @@ describe.skipIf(!chromiumPresent())('links table and import/export in Chromium',
     expect(await api('GET', `/api/url/${id}`)).toEqual(before);
   });
 
+  it('shows every value of a link on its page, and a badge once it has expired', async () => {
+    const pixel = (await api('POST', '/api/pixel/add', { type: 'gapixel', name: 'Shop GA', tag: 'G-2' })).id as number;
+    const splash = (await api('POST', '/api/splash/add', { name: 'Launch', title: 'T', content: 'C' })).id as number;
+    const { id } = await api('POST', '/api/url/add', {
+      url: `${rig.site.url}/all`,
+      custom: 'all-shown',
+      type: String(splash),
+      password: 'secret-1',
+      expiry: '2031-05-06 07:08:09',
+      geotarget: [{ location: 'Germany', link: `${rig.site.url}/de` }],
+      devicetarget: [{ device: 'android', link: `${rig.site.url}/android` }],
+      languagetarget: [{ language: 'fr', link: `${rig.site.url}/fr` }],
+      parameters: [{ name: 'utm_source', value: 'news' }],
+      pixels: [pixel],
+      campaign: ids.campaign,
+      channel: ids.channel,
+    });
+    await page.goto(app(`/links/${id}`));
+    const value = (label: string) => page.locator(`.summary dt:text-is("${label}") + dd`).textContent();
+    await expect.poll(() => value('Pixels')).toBe('Shop GA');
+    expect(await value('Redirect type')).toBe('Splash: Launch');
+    expect(await value('Password')).toBe('Yes, protected');
+    expect(await value('Language fr')).toBe(`${rig.site.url}/fr`);
+    expect(await value('Country germany')).toBe(`${rig.site.url}/de`);
+    expect(await value('Device android')).toBe(`${rig.site.url}/android`);
+    expect(await value('Parameters')).toBe('utm_source=news');
+    expect(await value('Campaign')).toBe('Spring');
+    expect(await page.getAttribute('.summary dt:text-is("Channel") + dd a', 'href')).toBe(`/app/channels/${ids.channel}`);
+    expect(await value('Channel')).toBe('News');
+    // In the viewer's zone and locale, as the form's "Your local time" says; not yet expired.
+    const local = await page.evaluate(() =>
+      new Date('2031-05-06T07:08:09Z').toLocaleString('en', {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      }),
+    );
+    expect(await value('Expires')).toBe(local);
+    expect(await page.locator('[data-testid=expired]').count()).toBe(0);
+    expect(await page.textContent('main')).not.toContain('does not return');
+    await capture(page, 'link-detail-full', axe);
+
+    const old = await api('POST', '/api/url/add', { url: `${rig.site.url}/old`, custom: 'long-gone', expiry: '2020-01-02 03:04:05' });
+    await page.goto(app(`/links/${old.id}`));
+    await expect.poll(() => page.locator('[data-testid=expired]').textContent()).toBe('Expired');
+    expect(await value('Password')).toBe('No');
+    expect(await value('Campaign')).toBe('None');
+    expect(await value('Redirect type')).toBe('Direct (302)');
+    await capture(page, 'link-detail-expired', axe);
+  }, 60_000);
+
   it('found no serious or critical accessibility violation and no console error on any page', () => {
-    expect(Object.keys(axe)).toHaveLength(12);
+    expect(Object.keys(axe)).toHaveLength(16);
     expect(Object.entries(axe).filter(([, v]) => v.length > 0)).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });

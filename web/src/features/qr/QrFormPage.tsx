@@ -1,9 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { ErrorNote, Field, PageTitle } from '../../lib/ui.js';
-import { addQr, qrKeys, updateQr } from './api.js';
-import { hexToRgb, previewPayload, QR_FIELDS, QR_TYPES, type QrKind } from './content.js';
+import type { QrDetailBody } from '../../lib/types.js';
+import { ErrorNote, Field, Loading, PageTitle } from '../../lib/ui.js';
+import { addQr, getQr, qrKeys, updateQr } from './api.js';
+import { hexToRgb, previewPayload, QR_FIELDS, QR_TYPES, rgbToHex, type QrKind } from './content.js';
 import { QrPreview } from './QrPreview.js';
 
 const MAX_LOGO = 256 * 1024;
@@ -19,25 +20,45 @@ function readLogo(file: File): Promise<string> {
   });
 }
 
-/**
- * Create a code (type, its fields, colours, logo) with a live preview; editing sends new content and style,
- * since the API does not return a code's content (its type stays).
- */
+type QrData = Record<string, string | boolean>;
+
+const typeName = (t: string) => (t === 'vcard' ? 'vCard' : t === 'wifi' ? 'Wi-Fi' : t[0]!.toUpperCase() + t.slice(1));
+
+/** Create a code, or edit one filled from what `GET /api/qr/{id}` gives back (type, content, colours, logo). */
 export default function QrFormPage({ id }: { id?: number }) {
+  const existing = useQuery({ queryKey: qrKeys.detail(id ?? 0), queryFn: () => getQr(id!), enabled: id !== undefined });
+  if (id !== undefined && !existing.data)
+    return (
+      <>
+        <PageTitle title="Edit QR code" />
+        <ErrorNote error={existing.error} />
+        {existing.isPending && <Loading />}
+      </>
+    );
+  return <QrEditor id={id} initial={existing.data?.details} />;
+}
+
+/**
+ * The form: editing keeps the code's type (fixed at creation) and any content key it has no field for (a Wi-Fi
+ * code's encryption, a vCard's address), and sends the logo only when it changed, so saving unchanged changes nothing.
+ */
+function QrEditor({ id, initial }: { id?: number; initial?: QrDetailBody['details'] }) {
   const client = useQueryClient();
   const [, navigate] = useLocation();
-  const [kind, setKind] = useState<QrKind>('link');
-  const [name, setName] = useState('');
-  const [data, setData] = useState<Record<string, string>>({});
-  const [content, setContent] = useState('');
-  const [foreground, setForeground] = useState('#000000');
-  const [background, setBackground] = useState('#ffffff');
-  const [logo, setLogo] = useState('');
+  const [kind, setKind] = useState<QrKind>((initial?.type as QrKind | undefined) ?? 'link');
+  const [name, setName] = useState(initial?.name ?? '');
+  const [data, setData] = useState<QrData>(initial?.data ?? {});
+  const [foreground, setForeground] = useState(rgbToHex(initial?.foreground ?? '', '#000000'));
+  const [background, setBackground] = useState(rgbToHex(initial?.background ?? '', '#ffffff'));
+  const [logo, setLogo] = useState(initial?.logo ?? '');
   const [logoError, setLogoError] = useState<unknown>(null);
-  const style = { foreground: hexToRgb(foreground), background: hexToRgb(background), ...(logo || id ? { logo } : {}) };
+  const logoChanged = logo !== (initial?.logo ?? '');
+  // The file input cannot show a stored logo, so say it is there (it is in the preview).
+  const logoHint = logo && !logoChanged ? 'The current logo (in the preview) stays unless you choose or remove it.' : undefined;
+  const style = { foreground: hexToRgb(foreground), background: hexToRgb(background), ...(logoChanged ? { logo } : {}) };
   const save = useMutation({
     mutationFn: async () => {
-      if (id) return updateQr(id, { data: content, name, ...style }).then(() => id);
+      if (id) return updateQr(id, { data, name, ...style }).then(() => id);
       return (await addQr({ type: kind, data, name: name || undefined, ...style })).id;
     },
     onSuccess: async (savedId) => {
@@ -49,43 +70,38 @@ export default function QrFormPage({ id }: { id?: number }) {
     event.preventDefault();
     save.mutate();
   };
-  const payload = id ? content : previewPayload(kind, data);
+  const text = (v: string | boolean | undefined) => (typeof v === 'string' ? v : '');
+  const strings = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, text(v)]));
   return (
     <>
       <PageTitle title={id ? 'Edit QR code' : 'New QR code'} />
       <form className="panel two" onSubmit={onSubmit}>
         <div>
-          {!id && (
-            <Field id="qr-type" label="Type">
-              <select id="qr-type" value={kind} onChange={(e) => setKind(e.target.value as QrKind)}>
-                {QR_TYPES.map((t) => (
-                  <option key={t} value={t}>
-                    {t === 'vcard' ? 'vCard' : t === 'wifi' ? 'Wi-Fi' : t[0]!.toUpperCase() + t.slice(1)}
-                  </option>
-                ))}
-              </select>
-            </Field>
-          )}
-          {id ? (
-            <Field
-              id="qr-content"
-              label="New content"
-              hint="The main field of the code's type: the text, URL, phone number, e-mail address, Wi-Fi name or full name."
+          <Field id="qr-type" label="Type" hint={id ? 'Fixed once the code is made.' : undefined}>
+            <select
+              id="qr-type"
+              value={kind}
+              disabled={id !== undefined}
+              onChange={(e) => setKind(e.target.value as QrKind)}
+              aria-describedby={id ? 'qr-type-hint' : undefined}
             >
-              <input id="qr-content" required value={content} onChange={(e) => setContent(e.target.value)} aria-describedby="qr-content-hint" />
+              {QR_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {typeName(t)}
+                </option>
+              ))}
+            </select>
+          </Field>
+          {QR_FIELDS[kind].map((f) => (
+            <Field key={`${kind}-${f.name}`} id={`qr-${f.name}`} label={f.label}>
+              <input
+                id={`qr-${f.name}`}
+                type={f.type ?? 'text'}
+                value={text(data[f.name])}
+                onChange={(e) => setData({ ...data, [f.name]: e.target.value })}
+              />
             </Field>
-          ) : (
-            QR_FIELDS[kind].map((f) => (
-              <Field key={`${kind}-${f.name}`} id={`qr-${f.name}`} label={f.label}>
-                <input
-                  id={`qr-${f.name}`}
-                  type={f.type ?? 'text'}
-                  value={data[f.name] ?? ''}
-                  onChange={(e) => setData({ ...data, [f.name]: e.target.value })}
-                />
-              </Field>
-            ))
-          )}
+          ))}
           <Field id="qr-name" label="Name" hint={id ? 'Empty: keep the current name.' : 'For your list; empty: a summary of the content.'}>
             <input id="qr-name" value={name} onChange={(e) => setName(e.target.value)} aria-describedby="qr-name-hint" />
           </Field>
@@ -97,9 +113,10 @@ export default function QrFormPage({ id }: { id?: number }) {
               <input id="qr-bg" type="color" value={background} onChange={(e) => setBackground(e.target.value)} />
             </Field>
           </div>
-          <Field id="qr-logo" label="Logo (PNG or JPEG, up to 256 KB)">
+          <Field id="qr-logo" label="Logo (PNG or JPEG, up to 256 KB)" hint={logoHint}>
             <input
               id="qr-logo"
+              aria-describedby={logoHint ? 'qr-logo-hint' : undefined}
               type="file"
               accept="image/png,image/jpeg"
               onChange={(e) => {
@@ -111,7 +128,7 @@ export default function QrFormPage({ id }: { id?: number }) {
             />
           </Field>
           {logo && (
-            <button type="button" className="small secondary" onClick={() => setLogo('')}>
+            <button type="button" className="small secondary remove-logo" onClick={() => setLogo('')}>
               Remove logo
             </button>
           )}
@@ -126,7 +143,7 @@ export default function QrFormPage({ id }: { id?: number }) {
             </Link>
           </div>
         </div>
-        <QrPreview payload={payload} foreground={foreground} background={background} logo={logo} />
+        <QrPreview payload={previewPayload(kind, strings)} foreground={foreground} background={background} logo={logo} />
       </form>
     </>
   );

@@ -72,3 +72,10 @@ export function hexToRgb(hex: string): string {
   const n = Number.parseInt(hex.slice(1), 16);
   return `rgb(${(n >> 16) & 255},${(n >> 8) & 255},${n & 255})`;
 }
+
+/** The API's `rgb(R,G,B)` → `#rrggbb` for a colour input; `fallback` when it is not one. */
+export function rgbToHex(rgb: string, fallback: string): string {
+  const m = /^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$/i.exec(rgb.trim());
+  if (!m) return fallback;
+  return `#${[m[1], m[2], m[3]].map((c) => Math.min(255, Number(c)).toString(16).padStart(2, '0')).join('')}`;
+}
