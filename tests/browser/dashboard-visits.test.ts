@@ -29,12 +29,12 @@ describe.skipIf(!chromiumPresent())('visits in the dashboard', () => {
     await setPassword(rig.server.ctx, user.email, PASSWORD);
     page = await rig.newPage();
     page.setDefaultTimeout(15_000); // the suite shares two cores
+    consoleErrors = watchConsole(page); // the sign-in page too: its session check answers 200 signed out
     await page.goto(app('/signin'));
     await page.fill('#email', user.email);
     await page.fill('#password', PASSWORD);
     await page.click('button[type=submit]');
     await page.waitForURL(/\/app\/?$/);
-    consoleErrors = watchConsole(page); // from here: the sign-in page's session check answers 401, which Chromium reports
   });
 
   it('says so when there are no visits yet', async () => {
