@@ -1,4 +1,4 @@
-import { api, setCsrf } from '../../lib/api.js';
+import { api, ApiError, setCsrf } from '../../lib/api.js';
 
 /** The session answer of the server (`GET/POST /api/session`, `POST /api/session/setup`). */
 export interface Session {
@@ -21,8 +21,14 @@ function keep(session: Session): Session {
 
 /** The signed-in session, or null: `GET /api/session/state` answers 200 either way, so no failed request is logged. */
 export async function fetchSession(): Promise<Session | null> {
-  const { data } = await api.get<{ data: { signedIn: boolean; session?: Session } }>('/session/state');
-  return data.signedIn && data.session ? keep(data.session) : null;
+  try {
+    const { data } = await api.get<{ data: { signedIn: boolean; session?: Session } }>('/session/state');
+    return data.signedIn && data.session ? keep(data.session) : null;
+  } catch (error) {
+    // Two session cookies (session_ambiguous): the server expired both, so the visitor is signed out.
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
 }
 
 export const signIn = async (body: { email: string; password: string }) => keep((await api.post<{ data: Session }>('/session', body)).data);
