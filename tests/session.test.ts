@@ -84,6 +84,20 @@ describe('sign-in and sign-out', () => {
     expect((await dashboard(server, 'GET', '/api/session')).body).toMatchObject({ error: 1, code: 'session_invalid' });
   });
 
+  it("answers the session state with 200 signed in or not, for the dashboard's probe", async () => {
+    const user = await signedInUser(server);
+    const state = (session?: Session) => dashboard(server, 'GET', '/api/session/state', session ? { session } : {});
+    const signedIn = await state(user);
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body).toEqual({ error: 0, data: { signedIn: true, session: (await whoami(user)).body.data } });
+    expect((await state()).body).toEqual({ error: 0, data: { signedIn: false } });
+    await dashboard(server, 'DELETE', '/api/session', { session: user });
+    const ended = await state(user);
+    expect(ended.status).toBe(200);
+    expect(ended.body).toEqual({ error: 0, data: { signedIn: false } });
+    expect((await whoami(user)).status).toBe(401); // GET /api/session keeps its 401
+  });
+
   it('signs out this session only, and everywhere', async () => {
     const one = await signedInUser(server);
     const two = await signIn(server, one.email);

@@ -29,12 +29,12 @@ describe.skipIf(!chromiumPresent())('visits in the dashboard', () => {
     await setPassword(rig.server.ctx, user.email, PASSWORD);
     page = await rig.newPage();
     page.setDefaultTimeout(15_000); // the suite shares two cores
+    consoleErrors = watchConsole(page); // the sign-in page too: its session check answers 200 signed out
     await page.goto(app('/signin'));
     await page.fill('#email', user.email);
     await page.fill('#password', PASSWORD);
     await page.click('button[type=submit]');
     await page.waitForURL(/\/app\/?$/);
-    consoleErrors = watchConsole(page); // from here: the sign-in page's session check answers 401, which Chromium reports
   });
 
   it('says so when there are no visits yet', async () => {
@@ -104,8 +104,36 @@ describe.skipIf(!chromiumPresent())('visits in the dashboard', () => {
     await capture(page, 'visits-link-page-2', axe);
   }, 90_000);
 
+  it('keeps the chosen period, and shows the last 24 hours as 24 hourly buckets ending at this hour', async () => {
+    const hourOf = (date: Date) => `${date.toISOString().slice(0, 13).replace('T', ' ')}:00:00`;
+    const hours = [hourOf(new Date())];
+    await page.goto(app(`/links/${linkId}`));
+    const period = page.getByLabel('Period');
+    const chosen = () => period.locator('option:checked').textContent();
+    const chart = () => page.locator('.chart [role=img]').getAttribute('aria-label');
+    await expect.poll(chosen).toBe('Last 30 days'); // the default range is that preset
+    await expect.poll(chart).toMatch(/: 21 clicks, \d+ unique, in 30 buckets$/);
+
+    await period.selectOption({ label: 'Last 24 hours' });
+    await expect.poll(chart).toMatch(/: 21 clicks, \d+ unique, in 24 buckets$/);
+    expect(await chosen()).toBe('Last 24 hours');
+    expect(await page.getByLabel('Interval').inputValue()).toBe('hour');
+    await page.click('.chart details summary');
+    hours.push(hourOf(new Date()));
+    // Every visit came this hour: the one row with clicks is the last bucket, the current hour.
+    expect(hours).toContain(await page.locator('.chart details tbody tr td').first().textContent());
+    await capture(page, 'visits-last-24-hours', axe);
+
+    await page.getByLabel('Interval').selectOption('day');
+    await expect.poll(chosen).toBe('Own dates');
+    await page.click('nav >> text=Overview');
+    await page.getByLabel('Period').selectOption({ label: 'Last 7 days' });
+    await expect.poll(chart).toMatch(/in 7 buckets$/);
+    expect(await chosen()).toBe('Last 7 days');
+  }, 90_000);
+
   it('found no serious or critical accessibility violation and no console error', () => {
-    expect(Object.keys(axe)).toHaveLength(10);
+    expect(Object.keys(axe)).toHaveLength(12);
     expect(Object.entries(axe).filter(([, v]) => v.length > 0)).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });

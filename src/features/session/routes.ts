@@ -5,8 +5,10 @@ import { actorOf } from '../../http/actor.js';
 import { recordActivity } from '../account/activity/service.js';
 import { accountOf, type GateConfig, type Feature } from '../../http/types.js';
 import { clearedSessionCookie, sessionCookie } from './cookie.js';
-import { CredentialsBody, RevokedResponse, SessionResponse, SetupBody, SetupStatusResponse } from './schema.js';
-import { describeSession, endAllSessions, endSession, secureDashboard, type NewSession } from './service.js';
+import { CredentialsBody, RevokedResponse, SessionResponse, SessionStateResponse, SetupBody, SetupStatusResponse } from './schema.js';
+import { describeSession, endAllSessions, endSession, secureDashboard, sessionTokenOf, type NewSession } from './service.js';
+import { AMBIGUOUS_SESSION } from '../../http/auth.js';
+import { fail } from '../../lib/errors.js';
 import { completeSetup, register, setupStatus, signIn } from './sign-in.js';
 
 const tags = ['session'];
@@ -31,6 +33,21 @@ export const sessionRoutes: Feature<{ store: RateLimitStore }> = async (app, { c
     '/session',
     { config: signedIn, schema: { tags, summary: 'The signed-in session (cookie)', response: { 200: SessionResponse, ...answers } } },
     async (req) => ({ error: 0 as const, data: await describeSession(ctx, accountOf(req).session!.id) }),
+  );
+  // The dashboard's probe: signed out is an answer, not a 401 that browsers log as a failed request.
+  app.get(
+    '/session/state',
+    {
+      config: open,
+      schema: { tags, summary: 'Whether a session is signed in, never 401', security: [], response: { 200: SessionStateResponse, ...answers } },
+    },
+    async (req) => {
+      // Two session cookies (one planted by a tag on the short domain) answer as every signed-in route does.
+      if (sessionTokenOf(secure, req.headers.cookie) === AMBIGUOUS_SESSION) throw fail('session_ambiguous');
+      const session = req.account?.session;
+      if (!session) return { error: 0 as const, data: { signedIn: false } };
+      return { error: 0 as const, data: { signedIn: true, session: await describeSession(ctx, session.id) } };
+    },
   );
   app.post('/session', { config: open, schema: signInSchema('Sign in: sets the session cookie', CredentialsBody) }, async (req, reply) => {
     const session = await signIn(ctx, store, req.body, req.ip, actorOf(req));

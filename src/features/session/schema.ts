@@ -10,13 +10,20 @@ export const SetupBody = Type.Object({
   password: Password,
 });
 
-export const SessionResponse = Type.Object({
+const SessionData = Type.Object({
+  email: Type.String(),
+  csrf: Type.String({ description: 'Send it back as the X-CSRF-Token header on every session request that is not GET or HEAD' }),
+  expiresAt: Type.String({ description: 'ISO 8601: the session ends then at the latest (SESSION_MAX_DAYS after sign-in)' }),
+  idleExpiresAt: Type.String({ description: 'ISO 8601: the session ends then unless a request comes first (SESSION_IDLE_MINUTES)' }),
+});
+
+export const SessionResponse = Type.Object({ error: Type.Literal(0), data: SessionData });
+
+export const SessionStateResponse = Type.Object({
   error: Type.Literal(0),
   data: Type.Object({
-    email: Type.String(),
-    csrf: Type.String({ description: 'Send it back as the X-CSRF-Token header on every session request that is not GET or HEAD' }),
-    expiresAt: Type.String({ description: 'ISO 8601: the session ends then at the latest (SESSION_MAX_DAYS after sign-in)' }),
-    idleExpiresAt: Type.String({ description: 'ISO 8601: the session ends then unless a request comes first (SESSION_IDLE_MINUTES)' }),
+    signedIn: Type.Boolean({ description: 'A live session cookie came with the request' }),
+    session: Type.Optional(SessionData), // as GET /api/session answers; only when signed in
   }),
 });
 

@@ -1,4 +1,4 @@
-import { ApiError, api, setCsrf } from '../../lib/api.js';
+import { api, ApiError, setCsrf } from '../../lib/api.js';
 
 /** The session answer of the server (`GET/POST /api/session`, `POST /api/session/setup`). */
 export interface Session {
@@ -19,11 +19,13 @@ function keep(session: Session): Session {
   return session;
 }
 
-/** The signed-in session, or null when there is none (401). */
+/** The signed-in session, or null: `GET /api/session/state` answers 200 either way, so no failed request is logged. */
 export async function fetchSession(): Promise<Session | null> {
   try {
-    return keep((await api.get<{ data: Session }>('/session')).data);
+    const { data } = await api.get<{ data: { signedIn: boolean; session?: Session } }>('/session/state');
+    return data.signedIn && data.session ? keep(data.session) : null;
   } catch (error) {
+    // Two session cookies (session_ambiguous): the server expired both, so the visitor is signed out.
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;
   }

@@ -1,11 +1,14 @@
 import { useId } from 'react';
-import { PRESETS, daysBack, day, type Interval, type Range } from './range.js';
+import { PRESETS, presetPeriod, type Interval, type Period, type Range } from './range.js';
 
 const INTERVALS: Interval[] = ['hour', 'day', 'week', 'month'];
 
 /** A preset or own dates, and the bucket size; hourly spans are limited by the server (it says so if too long). */
-export function RangePicker({ range, onChange }: { range: Range; onChange(range: Range): void }) {
+export function RangePicker({ period, onChange }: { period: Period; onChange(period: Period): void }) {
   const id = useId();
+  const { range } = period;
+  // Own dates or interval leave the preset: the picker then says "Own dates".
+  const own = (next: Partial<Range>) => onChange({ range: { ...range, ...next }, preset: null });
   return (
     <fieldset className="range">
       <legend className="visually-hidden">Range</legend>
@@ -13,13 +16,10 @@ export function RangePicker({ range, onChange }: { range: Range; onChange(range:
         <label htmlFor={`${id}-preset`}>Period</label>
         <select
           id={`${id}-preset`}
-          value=""
-          onChange={(e) => {
-            const preset = PRESETS[Number(e.target.value)];
-            if (preset) onChange({ from: daysBack(preset.days), to: day(new Date()), interval: preset.interval });
-          }}
+          value={period.preset ?? ''}
+          onChange={(e) => (e.target.value === '' ? onChange({ range, preset: null }) : onChange(presetPeriod(Number(e.target.value))))}
         >
-          <option value="">Choose…</option>
+          <option value="">Own dates</option>
           {PRESETS.map((p, i) => (
             <option key={p.label} value={i}>
               {p.label}
@@ -29,27 +29,15 @@ export function RangePicker({ range, onChange }: { range: Range; onChange(range:
       </div>
       <div className="field">
         <label htmlFor={`${id}-from`}>From</label>
-        <input
-          id={`${id}-from`}
-          type="date"
-          value={range.from}
-          max={range.to}
-          onChange={(e) => e.target.value && onChange({ ...range, from: e.target.value })}
-        />
+        <input id={`${id}-from`} type="date" value={range.from} max={range.to} onChange={(e) => e.target.value && own({ from: e.target.value })} />
       </div>
       <div className="field">
         <label htmlFor={`${id}-to`}>To</label>
-        <input
-          id={`${id}-to`}
-          type="date"
-          value={range.to}
-          min={range.from}
-          onChange={(e) => e.target.value && onChange({ ...range, to: e.target.value })}
-        />
+        <input id={`${id}-to`} type="date" value={range.to} min={range.from} onChange={(e) => e.target.value && own({ to: e.target.value })} />
       </div>
       <div className="field">
         <label htmlFor={`${id}-interval`}>Interval</label>
-        <select id={`${id}-interval`} value={range.interval} onChange={(e) => onChange({ ...range, interval: e.target.value as Interval })}>
+        <select id={`${id}-interval`} value={range.interval} onChange={(e) => own({ interval: e.target.value as Interval })}>
           {INTERVALS.map((i) => (
             <option key={i} value={i}>
               {i === 'hour' ? 'Hourly' : `${i[0]!.toUpperCase()}${i.slice(1)}ly`.replace('Dayly', 'Daily')}

@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import type { SeriesPoint } from '../../lib/types.js';
 import { ErrorNote, Loading } from '../../lib/ui.js';
-import { defaultRange, type Range } from './range.js';
+import { defaultPeriod, lastHours, PRESETS, type Period, type Range } from './range.js';
 import { RangePicker } from './RangePicker.js';
 
 const ClicksChart = lazy(() => import('./ClicksChart.js').then((m) => ({ default: m.ClicksChart })));
@@ -17,17 +17,20 @@ export function SeriesSection({
   queryKey: readonly unknown[];
   load(range: Range): Promise<SeriesPoint[]>;
 }) {
-  const [range, setRange] = useState<Range>(defaultRange);
+  const [period, setPeriod] = useState<Period>(defaultPeriod);
+  const { range } = period;
   const series = useQuery({ queryKey: [...queryKey, 'series', range], queryFn: () => load(range), placeholderData: keepPreviousData });
+  const hours = period.preset === null ? undefined : PRESETS[period.preset]?.hours;
+  const points = useMemo(() => (series.data && hours ? lastHours(series.data, hours) : series.data), [series.data, hours]);
   return (
     <section className="panel" aria-labelledby="series-h">
       <h2 id="series-h">{title}</h2>
-      <RangePicker range={range} onChange={setRange} />
+      <RangePicker period={period} onChange={setPeriod} />
       <ErrorNote error={series.error} />
       {series.isPending && <Loading />}
-      {series.data && (
+      {points && (
         <Suspense fallback={<Loading label="Loading the chart…" />}>
-          <ClicksChart points={series.data} interval={range.interval} />
+          <ClicksChart points={points} interval={range.interval} />
         </Suspense>
       )}
     </section>

@@ -1,3 +1,5 @@
+import type { SeriesPoint } from '../../lib/types.js';
+
 /** Ranges and intervals of the clicks-over-time routes: days are UTC `YYYY-MM-DD`, both ends included. */
 export type Interval = 'hour' | 'day' | 'week' | 'month';
 
@@ -13,15 +15,41 @@ export function daysBack(days: number, now = new Date()): string {
   return day(new Date(now.getTime() - days * 86_400_000));
 }
 
-export const PRESETS: { label: string; days: number; interval: Interval }[] = [
-  { label: 'Last 24 hours', days: 1, interval: 'hour' },
+/** `hours`: the chart keeps that many hourly buckets ending at the current hour, of the days the server counts. */
+export const PRESETS: { label: string; days: number; interval: Interval; hours?: number }[] = [
+  { label: 'Last 24 hours', days: 1, interval: 'hour', hours: 24 },
   { label: 'Last 7 days', days: 6, interval: 'day' },
   { label: 'Last 30 days', days: 29, interval: 'day' },
   { label: 'Last 90 days', days: 89, interval: 'week' },
   { label: 'Last 12 months', days: 364, interval: 'month' },
 ];
 
-export const defaultRange = (): Range => ({ from: daysBack(29), to: day(new Date()), interval: 'day' });
+/** The range asked of the server and the preset it came from (an index of PRESETS), null for own dates. */
+export interface Period {
+  range: Range;
+  preset: number | null;
+}
+
+export function presetPeriod(preset: number, now = new Date()): Period {
+  const { days, interval } = PRESETS[preset]!;
+  return { range: { from: daysBack(days, now), to: day(now), interval }, preset };
+}
+
+/** Last 30 days, daily. */
+export const defaultPeriod = (): Period => presetPeriod(2);
+
+const HOUR_S = 3600;
+const hourDate = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
+
+/** The `hours` hourly buckets ending at the current (UTC) hour, taken from the server's whole days; missing ones count 0. */
+export function lastHours(points: SeriesPoint[], hours: number, now = new Date()): SeriesPoint[] {
+  const current = Math.floor(now.getTime() / 1000 / HOUR_S) * HOUR_S;
+  const byTime = new Map(points.map((p) => [bucketTime(p.date), p]));
+  return Array.from({ length: hours }, (_, i) => {
+    const time = current - (hours - 1 - i) * HOUR_S;
+    return byTime.get(time) ?? { date: hourDate(time), clicks: 0, uniqueClicks: 0 };
+  });
+}
 
 /** A bucket's `date` (`YYYY-MM-DD` or `YYYY-MM-DD HH:00:00`, UTC) as unix seconds for the chart. */
 export function bucketTime(date: string): number {
