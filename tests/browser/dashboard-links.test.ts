@@ -52,7 +52,7 @@ describe.skipIf(!chromiumPresent())('links table and import/export in Chromium',
     await page.fill('#password', PASSWORD);
     await page.click('button[type=submit]');
     await page.waitForURL(app('/links'));
-    consoleErrors = watchConsole(page); // from here: signing in itself starts with the session check's 401
+    consoleErrors = watchConsole(page); // from here: dashboard.test.ts checks the sign-in page's own console
   }, 180_000); // a first build of the dashboard
 
   it('filters by campaign, and the filter stays in the address across a reload', async () => {

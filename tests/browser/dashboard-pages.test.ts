@@ -53,7 +53,7 @@ describe.skipIf(!chromiumPresent())('custom pages in the dashboard, and the publ
     await page.fill('#password', PASSWORD);
     await page.click('button[type=submit]');
     await page.waitForURL(/\/app\/?$/);
-    consoleErrors.splice(0); // the sign-in page's session check before signing in answers 401, which Chromium reports
+    consoleErrors.splice(0); // this file checks the pages after sign-in; dashboard.test.ts checks the sign-in page
   }, 180_000); // a first build of the dashboard
   afterAll(async () => {
     await browser?.close();

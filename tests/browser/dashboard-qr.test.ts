@@ -36,7 +36,7 @@ describe.skipIf(!chromiumPresent())('QR code edit form in Chromium', () => {
     await page.fill('#password', PASSWORD);
     await page.click('button[type=submit]');
     await page.waitForURL(app('/qr'));
-    consoleErrors = watchConsole(page); // from here: signing in itself starts with the session check's 401
+    consoleErrors = watchConsole(page); // from here: dashboard.test.ts checks the sign-in page's own console
   }, 180_000); // a first build of the dashboard
 
   it('fills the form with a code content, colours and logo, and saving it unchanged changes nothing', async () => {
