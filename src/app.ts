@@ -15,6 +15,7 @@ import { campaignRoutes } from './features/campaigns/routes.js';
 import { channelRoutes } from './features/channels/routes.js';
 import { domainRoutes } from './features/domains/routes.js';
 import { linkRoutes } from './features/links/routes.js';
+import { tagRoutes } from './features/tags/routes.js';
 import { dashboardRoutes } from './features/dashboard/routes.js';
 import { customPageRoutes } from './features/custom-pages/routes.js';
 import { pixelRoutes } from './features/pixels/routes.js';
@@ -58,6 +59,7 @@ const API_FEATURES: Feature[] = [
   campaignRoutes,
   channelRoutes,
   linkRoutes,
+  tagRoutes,
   pixelRoutes,
   qrRoutes,
   seriesRoutes,

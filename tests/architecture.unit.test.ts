@@ -111,6 +111,7 @@ const TABLE_OWNERS: Record<string, string> = {
   import_jobs: 'features/links',
   pixels: 'features/pixels',
   link_pixels: 'features/pixels',
+  link_tags: 'features/tags',
   campaigns: 'features/campaigns',
   channels: 'features/channels',
   channel_items: 'features/channels',

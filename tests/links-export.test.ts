@@ -48,6 +48,7 @@ describe('GET /api/urls/export', () => {
       languagetarget: [{ language: 'fr', link: 'https://example.fr/' }],
       parameters: [{ name: 'utm_source', value: 'a,b' }],
       pixels: [pixel],
+      tags: ['export', 'b-side'],
       campaign,
     });
     const plain = await post('/api/url/add', { url: 'https://example.com/plain', metatitle: 'Only meta' });
@@ -82,6 +83,7 @@ describe('GET /api/urls/export', () => {
         pixels: JSON.parse(row.pixels!),
         campaign: row.campaign ? Number(row.campaign) : null,
         channel: null, // the export has no channel column and neither link is in one
+        tags: row.tags ? row.tags.split('|') : [],
       }).toEqual(details);
       expect({ clicks: Number(row.clicks), uniqueClicks: Number(row.uniqueClicks) }).toEqual({
         clicks: data.clicks,

@@ -203,6 +203,7 @@ describe('a round trip: export, then import into another account', () => {
         devicetarget: [{ device: 'android', link: `${url}/android` }],
         languagetarget: [{ language: 'pt_BR', link: `${url}/pt` }],
         parameters: [{ name: 'utm_source', value: 'é, ü' }],
+        tags: ['trip', 'Summer sale'],
       },
       from,
     );

@@ -93,6 +93,7 @@ describe('POST /api/url/add', () => {
       pixels: [mine.pixel, mine.pixel2],
       campaign: mine.campaign,
       channel: mine.channel,
+      tags: ['Spring', 'sale'],
     });
     expect(res.body).toEqual({ error: 0, id: expect.any(Number), shorturl: `${BASE}/Full_Link-1` });
     const got = await detail(res.body.id);
@@ -121,6 +122,7 @@ describe('POST /api/url/add', () => {
       pixels: [mine.pixel, mine.pixel2],
       campaign: mine.campaign,
       channel: mine.channel,
+      tags: ['sale', 'spring'],
     });
     expect(Object.keys(got.body.data).sort()).toEqual([
       'clicks',
@@ -420,7 +422,7 @@ describe('GET /api/urls', () => {
     expect(res.body.error).toBe('0');
     expect(Object.keys(res.body.data).sort()).toEqual(['currentpage', 'maxpage', 'nextpage', 'perpage', 'result', 'urls']);
     const first = res.body.data.urls[4];
-    expect(Object.keys(first).sort()).toEqual(['alias', 'clicks', 'date', 'description', 'id', 'longurl', 'shorturl', 'title']);
+    expect(Object.keys(first).sort()).toEqual(['alias', 'clicks', 'date', 'description', 'id', 'longurl', 'shorturl', 'tags', 'title']);
     expect(first).toMatchObject({
       id: ids[0],
       alias: 'list-0-x',

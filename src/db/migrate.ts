@@ -14,6 +14,7 @@ import * as apiKeys from './migrations/0010-api-keys.js';
 import * as accountActivity from './migrations/0011-account-activity.js';
 import * as accountSafety from './migrations/0012-account-safety.js';
 import * as oneRunningImport from './migrations/0013-one-running-import.js';
+import * as linkTags from './migrations/0014-link-tags.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0011-account-activity': accountActivity,
   '0012-account-safety': accountSafety,
   '0013-one-running-import': oneRunningImport,
+  '0014-link-tags': linkTags,
 };
 
 /** Every migration's name, in order. */

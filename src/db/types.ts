@@ -70,6 +70,12 @@ export interface LinkPixelsTable {
   pixel_id: number;
 }
 
+export interface LinkTagsTable {
+  link_id: number;
+  user_id: number;
+  tag: string;
+}
+
 export interface PixelsTable {
   id: Generated<number>;
   user_id: number;
@@ -312,6 +318,7 @@ export interface Database {
   domains: DomainsTable;
   links: LinksTable;
   link_pixels: LinkPixelsTable;
+  link_tags: LinkTagsTable;
   pixels: PixelsTable;
   campaigns: CampaignsTable;
   channels: ChannelsTable;

@@ -48,6 +48,7 @@ const linkBody = {
   pixels: [1],
   campaign: 1,
   channel: 1,
+  tags: ['fuzz', 'Spring sale'],
 };
 
 export const ENDPOINTS: Endpoint[] = [
@@ -99,6 +100,9 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: '/api/urls/import', params: {} },
   { method: 'GET', path: '/api/urls/import/:id', params: { id: 'import' } },
   { method: 'GET', path: '/api/url/:id/clicks/export', params: { id: 'link' }, csv: true },
+  { method: 'GET', path: '/api/tags', params: {} },
+  { method: 'PUT', path: '/api/tag/fuzz/update', params: {}, body: { name: 'fuzzed' } },
+  { method: 'DELETE', path: '/api/tag/fuzz/delete', params: {} },
   ...crud('pixel', 'pixel', 'pixels', { type: 'analyticspixel', name: 'P', tag: 'G-123' }, { name: 'P2', tag: 'G-456' }),
   ...crud(
     'qr',

@@ -12,6 +12,7 @@ const HomePage = lazy(() => import('./features/home/HomePage.js'));
 const LinksPage = lazy(() => import('./features/links/LinksPage.js'));
 const LinkFormPage = lazy(() => import('./features/links/LinkFormPage.js'));
 const LinkDetailPage = lazy(() => import('./features/links/LinkDetailPage.js'));
+const TagsPage = lazy(() => import('./features/tags/TagsPage.js'));
 const QrListPage = lazy(() => import('./features/qr/QrListPage.js'));
 const QrFormPage = lazy(() => import('./features/qr/QrFormPage.js'));
 const QrDetailPage = lazy(() => import('./features/qr/QrDetailPage.js'));
@@ -77,6 +78,9 @@ export function App() {
           </Route>
           <Route path="/links/:id/edit">{(p) => <LinkFormPage id={Number(p.id)} />}</Route>
           <Route path="/links/:id">{(p) => <LinkDetailPage id={Number(p.id)} />}</Route>
+          <Route path="/tags">
+            <TagsPage />
+          </Route>
           <Route path="/qr">
             <QrListPage />
           </Route>

@@ -7,6 +7,7 @@ import { clickCount, forgetTargets, uniqueCount } from '../../clicks/store.js';
 import { channelItemIds, forgetItem } from '../channels/access.js';
 import { domainAddressOf } from '../domains/access.js';
 import { dropLinkPixels, linkHasPixels } from '../pixels/service.js';
+import { forgetLinkTags } from '../tags/access.js';
 
 /** A link with the address parts of its branded domain (null on the default domain). */
 export type LinkWithDomain = LinkRow & { host: string | null; scheme: string | null; clicks: number };
@@ -28,6 +29,8 @@ export interface LinkFilter {
   channelId?: number;
   /** 0: the default domain. */
   domainId?: number;
+  /** Subqueries of link ids (tags' taggedLinkIds): a link must be in each. */
+  tagged?: RawBuilder<number>[];
 }
 
 /** Case-insensitive search in alias, long URL, title and meta title; LIKE wildcards in the term are literal. */
@@ -46,6 +49,7 @@ function matches(filter: LinkFilter) {
     if (filter.campaignId !== undefined) conditions.push(eb('links.campaign_id', '=', filter.campaignId));
     if (filter.domainId !== undefined) conditions.push(eb('links.domain_id', '=', filter.domainId));
     if (filter.channelId !== undefined) conditions.push(eb('links.id', 'in', channelItemIds(filter.channelId, 'links')));
+    for (const ids of filter.tagged ?? []) conditions.push(eb('links.id', 'in', ids));
     return eb.and(conditions);
   };
 }
@@ -123,11 +127,12 @@ export async function updateLink(db: Db, id: number, changes: LinkUpdate): Promi
     .execute();
 }
 
-/** Removes the link with its channel entries, pixel assignments and statistics, in one transaction. */
+/** Removes the link with its channel entries, pixel assignments, tags and statistics, in one transaction. */
 export async function deleteLink(db: Db, userId: number, id: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await forgetItem(trx, 'links', id);
     await dropLinkPixels(trx, id);
+    await forgetLinkTags(trx, id);
     await trx.deleteFrom('links').where('id', '=', id).execute();
     await forgetTargets(trx, 'link', [id], userId);
   });

@@ -3,6 +3,7 @@ import { accountOf, type Feature } from '../../http/types.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { bodyChecker } from '../../http/validation.js';
 import { addLinks, passwordItems } from './write/bulk.js';
+import { TAG_RULES } from '../tags/access.js';
 import {
   BulkBody,
   BulkCreated,
@@ -24,7 +25,9 @@ const WRITE_RULES =
   'Long URLs must be http or https (javascript:, data:, file:, ftp: are refused), at most 8192 characters; internationalized URLs are accepted. ' +
   'Custom aliases are 3 to 64 of A-Z a-z 0-9 _ -, case-sensitive, unique per domain across all accounts (409 when taken), never a reserved path ' +
   'and, on the default domain, never the alias of a bio page. Target names are stored lower-case; at most 50 entries per target list. ' +
-  'Extensions: `title`, `description`, `pixels` (your pixel ids), `campaign` (your campaign id), `channel` (your channel id).';
+  'Extensions: `title`, `description`, `pixels` (your pixel ids), `campaign` (your campaign id), `channel` (your channel id), `tags` (' +
+  TAG_RULES +
+  ').';
 
 export const linkRoutes: Feature = async (app, { ctx }) => {
   app.get(
@@ -36,7 +39,7 @@ export const linkRoutes: Feature = async (app, { ctx }) => {
         description:
           '`order=click` sorts by clicks (most first), anything else by date (newest first); `q` searches alias, long URL, title and meta title. `title`/`description` are the ones set through the extension fields, else `metatitle`/`metadescription`. ' +
           "Extensions: `campaign` (a campaign id), `channel` (a channel id) and `domain` (a branded domain's address, or the service's own host for the default domain) " +
-          'keep only the matching links; they combine with each other, with `q`, the order and the pages, and `result` counts the matching links. ' +
+          'keep only the matching links, and `tag` (repeatable: links carrying every one) likewise; they combine with each other, with `q`, the order and the pages, and `result` counts the matching links. ' +
           'A campaign, channel or domain that is not yours answers 404 `not_found`, as GET /api/stats/clicks does for its campaign and channel.',
         querystring: LinkListQuery,
         response: { 200: LinkList, ...errorResponses },
@@ -59,7 +62,7 @@ export const linkRoutes: Feature = async (app, { ctx }) => {
           'Extension: `details` also carries what `POST /api/url/add` takes, in its shapes: `custom`, `domain` (null: the default one), `type` ' +
           '(a splash page id or `overlay-{id}` as add takes it), `password` (a boolean: the password is never returned), `geotarget`, ' +
           '`devicetarget`, `languagetarget`, `parameters`, `metatitle`, `metadescription`, `metaimage`, `pixels` (ids), `campaign` and ' +
-          '`channel` (ids or null; `channel` is the first channel the link was added to). Sent back to `url/update` (without `password`) ' +
+          '`channel` (ids or null; `channel` is the first channel the link was added to), `tags`. Sent back to `url/update` (without `password`) ' +
           'they leave the link as it is; update keeps an `overlay-{id}` that names the overlay the link already has.',
         params: IdParam,
         querystring: LinkDetailQuery,
@@ -112,7 +115,7 @@ export const linkRoutes: Feature = async (app, { ctx }) => {
         summary: 'Change a short link',
         description:
           `\`url\` is required; every other field left out stays as it is. \`custom\` changes the alias; \`password: ""\` removes the password; ` +
-          `\`expiry: null\` or "" removes the expiry; \`pixels\` replaces the link's pixels; \`channel\` adds the link to that channel. ` +
+          `\`expiry: null\` or "" removes the expiry; \`pixels\` and \`tags\` replace the link's pixels and tags; \`channel\` adds the link to that channel. ` +
           `\`type\` accepts direct, frame, splash or a splash page id (not overlays; an \`overlay-{id}\` naming the overlay the link has is kept). ${WRITE_RULES}`,
         params: IdParam,
         body: LinkBody,

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Id, listResponse } from '../../http/envelopes.js';
 import { PageQuery } from '../../lib/pagination.js';
+import { MAX_TAGS, TagsField } from '../tags/access.js';
 
 export const MAX_TARGETS = 50;
 const Url = (description: string) => Type.String({ description });
@@ -51,6 +52,7 @@ export const LinkBody = Type.Object({
   ),
   campaign: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'Id of one of your campaigns; null or 0 removes it (update)' })),
   channel: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'Id of one of your channels the link is added to' })),
+  tags: Type.Optional(TagsField),
 });
 export type LinkInput = Static<typeof LinkBody>;
 
@@ -65,6 +67,12 @@ export const LinkListQuery = Type.Object({
       description:
         "Extension: only the links on this branded domain of yours, named as a link's `domain` field names it " +
         '(`https://go.example.com` or `go.example.com`, any spelling; 404 when it is not yours); the service\'s own host means the default domain; "" = any',
+    }),
+  ),
+  tag: Type.Optional(
+    Type.Array(Type.String(), {
+      maxItems: MAX_TAGS,
+      description: 'Extension: only the links carrying this tag (any case); repeat `tag` for links carrying all of them',
     }),
   ),
 });
@@ -83,6 +91,7 @@ export const LinkEntry = Type.Object({
   title: Type.String(),
   description: Type.String(),
   date: Type.String({ description: 'Creation timestamp `YYYY-MM-DD HH:MM:SS` (UTC)' }),
+  tags: Type.Array(Type.String(), { description: "Extension: the link's tags, by name; [] when none" }),
 });
 export const LinkList = listResponse('urls', LinkEntry);
 
@@ -111,6 +120,7 @@ const AddFields = Type.Object({
   pixels: Type.Array(Type.Integer(), { description: "Extension: ids of the link's pixels" }),
   campaign: Type.Union([Type.Integer(), Type.Null()], { description: "Extension: the link's campaign id, or null" }),
   channel: Type.Union([Type.Integer(), Type.Null()], { description: 'Extension: the first channel the link was added to, or null' }),
+  tags: Type.Array(Type.String(), { description: "Extension: the link's tags, by name; [] when none" }),
 });
 
 export const LinkDetail = Type.Object({

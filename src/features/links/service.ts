@@ -7,6 +7,7 @@ import { readStats } from '../stats/service.js';
 import { rangeTotals } from '../stats/series-service.js';
 import { firstChannelOf, ownsChannel } from '../channels/access.js';
 import { pixelIdsOfLink } from '../pixels/service.js';
+import { taggedLinkIds, tagList, tagsOfLinks } from '../tags/access.js';
 import { invalidateLinksAround } from './invalidate.js';
 import { linkNeighbours } from './ports.js';
 import * as repo from './repo.js';
@@ -17,7 +18,13 @@ type ListQuery = Static<typeof LinkListQuery>;
 
 /** A filter naming what is not the caller's answers 404, as the account's click series does for its campaign and channel. */
 async function listFilter(ctx: AppContext, userId: number, query: ListQuery): Promise<repo.LinkFilter> {
-  const filter: repo.LinkFilter = { q: query.q };
+  const filter: repo.LinkFilter = {
+    q: query.q,
+    tagged: tagList(
+      (query.tag ?? []).filter((tag) => tag.trim()),
+      'tag',
+    ).map((tag) => taggedLinkIds(userId, tag)),
+  };
   if (query.campaign !== undefined) {
     if (!(await linkNeighbours().ownsCampaign(ctx.db, userId, query.campaign))) throw fail('not_found', 'Campaign');
     filter.campaignId = query.campaign;
@@ -39,10 +46,14 @@ export async function listLinks(ctx: AppContext, userId: number, query: ListQuer
   const order = query.order?.trim().toLowerCase() === 'click' ? 'click' : 'date';
   const filter = await listFilter(ctx, userId, query);
   const [total, rows] = await Promise.all([repo.countLinks(ctx.db, userId, filter), repo.listLinks(ctx.db, userId, page, order, filter)]);
+  const tags = await tagsOfLinks(
+    ctx.db,
+    rows.map((row) => row.id),
+  );
   return listData(
     page,
     total,
-    rows.map((row) => toEntry(ctx.config, row)),
+    rows.map((row) => toEntry(ctx.config, row, tags.get(row.id))),
   );
 }
 
@@ -55,13 +66,14 @@ async function ownLink(ctx: AppContext, userId: number, id: number) {
 /** With `from`/`to`, clicks and unique clicks count that range; the label maps are all-time totals only. */
 export async function getLink(ctx: AppContext, userId: number, id: number, range: { from?: string; to?: string } = {}) {
   const link = await ownLink(ctx, userId, id);
-  const [stats, totals, pixels, channel] = await Promise.all([
+  const [stats, totals, pixels, channel, tags] = await Promise.all([
     readStats(ctx, 'link', id, SOCIAL_KEYS),
     rangeTotals(ctx, 'link', id, range),
     pixelIdsOfLink(ctx.db, userId, id),
     firstChannelOf(ctx.db, userId, 'links', id),
+    tagsOfLinks(ctx.db, [id]),
   ]);
-  return toDetail(ctx.config, link, { pixels, channel }, { ...stats, ...totals });
+  return toDetail(ctx.config, link, { pixels, channel, tags: tags.get(id) ?? [] }, { ...stats, ...totals });
 }
 
 export { createLink as addLink } from './write/pipeline.js';

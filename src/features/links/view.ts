@@ -19,7 +19,7 @@ export function shownText(link: Pick<LinkRow, 'title' | 'description' | 'meta_ti
   return { title: link.title || link.meta_title, description: link.description || link.meta_description };
 }
 
-export function toEntry(config: Config, link: LinkWithDomain) {
+export function toEntry(config: Config, link: LinkWithDomain, tags: string[] = []) {
   return {
     id: link.id,
     alias: link.alias,
@@ -28,6 +28,7 @@ export function toEntry(config: Config, link: LinkWithDomain) {
     clicks: Number(link.clicks),
     ...shownText(link),
     date: link.created_at,
+    tags,
   };
 }
 
@@ -61,6 +62,7 @@ function targetMap(json: string, key: 'location' | 'device'): Record<string, str
 export interface LinkRefIds {
   pixels: number[];
   channel: number | null;
+  tags: string[];
 }
 
 /** The link's fields as `url/add` takes them (extension), so an edit form sends them back unchanged. */
@@ -81,6 +83,7 @@ function addFields(link: LinkWithDomain, refs: LinkRefIds) {
     pixels: refs.pixels,
     campaign: link.campaign_id,
     channel: refs.channel,
+    tags: refs.tags,
   };
 }
 

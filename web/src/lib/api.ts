@@ -27,11 +27,15 @@ export function whenUnauthorized(callback: () => void): void {
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-export type Query = Record<string, string | number | undefined>;
+/** A list repeats its key (`tag=a&tag=b`). */
+export type Query = Record<string, string | number | string[] | undefined>;
 
 export function withQuery(path: string, query: Query = {}): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
+  for (const [key, value] of Object.entries(query)) {
+    if (Array.isArray(value)) for (const item of value) params.append(key, item);
+    else if (value !== undefined && value !== '') params.set(key, String(value));
+  }
   const text = params.toString();
   return text ? `${path}?${text}` : path;
 }

@@ -28,6 +28,7 @@ export const EXPORT_COLUMNS = [
   'parameters',
   'pixels',
   'campaign',
+  'tags',
   'protected',
   'password',
   'date',
@@ -35,8 +36,13 @@ export const EXPORT_COLUMNS = [
   'uniqueClicks',
 ] as const;
 
-/** One link as a CSV record; passwords are stored hashed and never leave the service, so `password` is empty. */
-export function exportRecord(config: Config, link: ExportedLink, pixels: number[] = []): Record<(typeof EXPORT_COLUMNS)[number], string | number> {
+/** One link as a CSV record; passwords are stored hashed and never leave the service, so `password` is empty. Tags are joined with `|`, as Shlink's export does. */
+export function exportRecord(
+  config: Config,
+  link: ExportedLink,
+  pixels: number[] = [],
+  tags: string[] = [],
+): Record<(typeof EXPORT_COLUMNS)[number], string | number> {
   const domain = domainOf(link);
   return {
     id: link.id,
@@ -57,6 +63,7 @@ export function exportRecord(config: Config, link: ExportedLink, pixels: number[
     parameters: link.parameters,
     pixels: JSON.stringify(pixels),
     campaign: link.campaign_id ?? '',
+    tags: tags.join('|'),
     protected: link.password_hash ? 1 : 0,
     password: '',
     date: link.created_at,
@@ -109,6 +116,17 @@ export function timestampOf(value: string | undefined, field: string): string | 
 
 const present = (value: string | undefined) => (value?.trim() ? value : undefined);
 
+/** A cell of tags: `a|b` (Shlink, ours), `a, b` or `["a","b"]` (Bitly); no tag holds a comma or a `|`. */
+export function tagsCell(value: string | undefined): string[] | undefined {
+  const tags = (value ?? '')
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .split(/[,|]/)
+    .map((tag) => tag.trim().replace(/^"(.*)"$/, '$1'))
+    .filter(Boolean);
+  return tags.length > 0 ? tags : undefined;
+}
+
 /** One record of our own export as the body of url/add; `defaultDomain` applies to rows without a domain. */
 export function ownRow(record: CsvRecord, defaultDomain?: string): ImportRow {
   const campaign = record.campaign?.trim();
@@ -131,6 +149,7 @@ export function ownRow(record: CsvRecord, defaultDomain?: string): ImportRow {
     parameters: json(record, 'parameters', 'parameters'),
     pixels: json(record, 'pixels', 'pixels'),
     campaign: campaign ? (/^\d{1,9}$/.test(campaign) ? Number(campaign) : campaign) : undefined,
+    tags: tagsCell(record.tags),
   };
   return { input, createdAt: timestampOf(record.date, 'date'), locked: isYes(record.protected) && !password };
 }

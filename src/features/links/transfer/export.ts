@@ -2,6 +2,7 @@ import { pipeline, Readable } from 'node:stream';
 import type { AppContext } from '../../../context.js';
 import { csvWriter } from '../../../lib/csv-cells.js';
 import { linkPixelIds } from '../../pixels/service.js';
+import { tagsOfLinks } from '../../tags/access.js';
 import { exportPage } from '../repo.js';
 import { EXPORT_COLUMNS, exportRecord } from './csv-format.js';
 
@@ -13,11 +14,9 @@ async function* linkRecords(ctx: AppContext, userId: number) {
   for (let after = 0; ;) {
     const page = await exportPage(ctx.db, userId, after, EXPORT_PAGE);
     if (page.length === 0) return;
-    const pixels = await linkPixelIds(
-      ctx.db,
-      page.map((link) => link.id),
-    );
-    for (const link of page) yield exportRecord(ctx.config, link, pixels.get(link.id));
+    const ids = page.map((link) => link.id);
+    const [pixels, tags] = await Promise.all([linkPixelIds(ctx.db, ids), tagsOfLinks(ctx.db, ids)]);
+    for (const link of page) yield exportRecord(ctx.config, link, pixels.get(link.id), tags.get(link.id));
     if (page.length < EXPORT_PAGE) return;
     after = page[page.length - 1]!.id;
   }

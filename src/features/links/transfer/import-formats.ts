@@ -1,5 +1,5 @@
 import { fail } from '../../../lib/errors.js';
-import { isYes, ownRow, timestampOf, type CsvRecord, type ImportRow } from './csv-format.js';
+import { isYes, ownRow, tagsCell, timestampOf, type CsvRecord, type ImportRow } from './csv-format.js';
 import type { FormatName } from './import-schema.js';
 
 /**
@@ -40,7 +40,7 @@ export const FORMATS: ImportFormat[] = [
     name: 'shlink',
     requires: ['shortcode', 'longurl'],
     toRow: (r, domain) => ({
-      input: { url: r.longurl ?? '', custom: text(r.shortcode), title: r.title, domain },
+      input: { url: r.longurl ?? '', custom: text(r.shortcode), title: r.title, domain, tags: tagsCell(r.tags) },
       createdAt: timestampOf(r.createdat, 'createdAt'),
     }),
   },
@@ -48,7 +48,13 @@ export const FORMATS: ImportFormat[] = [
     name: 'bitly',
     requires: ['longurl'],
     toRow: (r, domain) => ({
-      input: { url: r.longurl ?? '', custom: backHalf(r.custombitlinks) ?? backHalf(r.link) ?? backHalf(r.id), title: r.title, domain },
+      input: {
+        url: r.longurl ?? '',
+        custom: backHalf(r.custombitlinks) ?? backHalf(r.link) ?? backHalf(r.id),
+        title: r.title,
+        domain,
+        tags: tagsCell(r.tags),
+      },
       createdAt: timestampOf(r.createdat, 'created_at'),
     }),
   },

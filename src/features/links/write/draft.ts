@@ -3,6 +3,7 @@ import type { NewLink } from '../../../db/types.js';
 import { randomAlias } from '../../../infra/secrets.js';
 import { type AppError, fail } from '../../../lib/errors.js';
 import { isReserved } from '../../../lib/reserved.js';
+import { tagList } from '../../tags/access.js';
 import { aliasesTaken } from '../access.js';
 import type { LinkInput } from '../schema.js';
 import { checkAlias, linkColumns, passwordColumn } from './input.js';
@@ -24,6 +25,8 @@ export interface Draft {
   index: number;
   row: NewLink;
   refs: LinkRefs;
+  /** Checked and normalised; [] when none. */
+  tags: string[];
   random: boolean;
 }
 
@@ -40,6 +43,7 @@ export async function draft(userId: number, item: NewItem, index: number, refs: 
   const columns = linkColumns(input);
   const custom = input.custom?.trim() ? checkAlias(input.custom.trim()) : undefined;
   const password_hash = (await passwordColumn(input.password)) ?? null;
+  const tags = tagList(input.tags ?? []);
   const type = refs.type ?? { type: 'direct', splash_id: null, overlay_id: null };
   const row: NewLink = {
     user_id: userId,
@@ -62,7 +66,7 @@ export async function draft(userId: number, item: NewItem, index: number, refs: 
     created_at: item.createdAt ?? now,
     updated_at: now,
   };
-  return { index, row, refs, random: !custom };
+  return { index, row, refs, tags, random: !custom };
 }
 
 /** Allocate: taken custom aliases (and repeats within the batch) fail; random ones are drawn again until free. */

@@ -5,21 +5,26 @@ import type { Pacer } from '../../../infra/pacer.js';
 import { AppError, fail } from '../../../lib/errors.js';
 import { addToChannel } from '../../channels/access.js';
 import { addLinkPixels } from '../../pixels/service.js';
+import { addLinkTags } from '../../tags/access.js';
 import { insertLink, insertLinkRows } from '../repo.js';
 import { type Draft, drawAlias, type Outcome, RANDOM_ATTEMPTS } from './draft.js';
 
 /** The pipeline's write stage (write/pipeline.ts): the allocated rows with their pixels and channel, in as few statements as it can. */
-/** Pixels and channel of links just inserted, in the same transaction. */
+/** Pixels, tags and channel of links just inserted, in the same transaction. */
 async function attach(trx: Db, written: Array<{ d: Draft; id: number }>): Promise<void> {
   await addLinkPixels(
     trx,
     written.flatMap(({ d, id }) => (d.refs.pixels ?? []).map((pixel_id) => ({ link_id: id, pixel_id }))),
   );
+  await addLinkTags(
+    trx,
+    written.map(({ d, id }) => ({ linkId: id, userId: d.row.user_id, tags: d.tags })),
+  );
   for (const { d, id } of written) if (d.refs.channelId) await addToChannel(trx, d.refs.channelId, 'links', id);
 }
 
-/** A lone link without pixels or channel is one INSERT, atomic by itself: a transaction would only add BEGIN and COMMIT. */
-const needsTransaction = (ready: Draft[]) => ready.length > 1 || ready.some((d) => d.refs.pixels?.length || d.refs.channelId);
+/** A lone link without pixels, tags or channel is one INSERT, atomic by itself: a transaction would only add BEGIN and COMMIT. */
+const needsTransaction = (ready: Draft[]) => ready.length > 1 || ready.some((d) => d.refs.pixels?.length || d.tags.length || d.refs.channelId);
 
 async function writeAll(ctx: AppContext, ready: Draft[], pacer: Pacer): Promise<Map<number, number>> {
   if (ready.length === 0) return new Map();

@@ -6,6 +6,7 @@ import { fail } from '../../../lib/errors.js';
 import { shortUrl } from '../../../lib/short-url.js';
 import { addToChannel } from '../../channels/access.js';
 import { setLinkPixels } from '../../pixels/service.js';
+import { setLinkTags, tagList } from '../../tags/access.js';
 import { aliasTaken } from '../access.js';
 import { invalidateLinksAround } from '../invalidate.js';
 import { linkNeighbours } from '../ports.js';
@@ -20,14 +21,22 @@ import { resolveRefs, type LinkRefs } from './refs.js';
  * alias is free, write the row with its pixels and channel, invalidate the old and new addresses.
  */
 
+/** What update writes besides the row's columns; undefined fields stay as they are. */
+interface Attached {
+  refs: LinkRefs;
+  userId: number;
+  tags?: string[];
+}
+
 /** A link alone is one UPDATE, atomic by itself: a transaction would only add its BEGIN and COMMIT (and hold the connection). */
-function writeWithRefs(ctx: AppContext, refs: LinkRefs, id: number, columns: LinkUpdate): Promise<void> {
+function writeWithRefs(ctx: AppContext, { refs, userId, tags }: Attached, id: number, columns: LinkUpdate): Promise<void> {
   const run = async (db: Db) => {
     await repo.updateLink(db, id, columns);
     if (refs.pixels) await setLinkPixels(db, id, refs.pixels);
+    if (tags) await setLinkTags(db, userId, id, tags);
     if (refs.channelId) await addToChannel(db, refs.channelId, 'links', id);
   };
-  return refs.pixels || refs.channelId ? ctx.db.transaction().execute(run) : run(ctx.db);
+  return refs.pixels || tags || refs.channelId ? ctx.db.transaction().execute(run) : run(ctx.db);
 }
 
 /** The detail names an overlay link's type `overlay-{id}`: sent back unchanged it is kept, though update sets no overlay. */
@@ -44,6 +53,7 @@ export async function updateLink(ctx: AppContext, userId: number, id: number, se
   const columns: LinkUpdate = linkColumns(input);
   const alias = input.custom?.trim() ? checkAlias(input.custom.trim()) : link.alias;
   const password = await passwordColumn(input.password);
+  const tags = input.tags === undefined ? undefined : tagList(input.tags);
   const refs = await resolveRefs(ctx, userId, input, true);
   const domain = refs.domain === undefined ? domainOf(link) : refs.domain;
   const domainId = refs.domain === undefined ? link.domain_id : (refs.domain?.id ?? 0);
@@ -53,7 +63,7 @@ export async function updateLink(ctx: AppContext, userId: number, id: number, se
   if (password !== undefined) columns.password_hash = password;
   if (refs.campaignId !== undefined) columns.campaign_id = refs.campaignId;
   try {
-    await invalidateLinksAround(ctx, [id], () => writeWithRefs(ctx, refs, id, columns));
+    await invalidateLinksAround(ctx, [id], () => writeWithRefs(ctx, { refs, userId, tags }, id, columns));
   } catch (error) {
     if (isUniqueViolation(error)) throw fail('alias_taken');
     throw error;

@@ -6,6 +6,7 @@ import { addLink, CHOICES_KEY, getLink, linkChoices, linkKeys, updateLink, type 
 import { EMPTY_FORM, formOfLink, linkBody, type FieldName, type LinkForm } from './form.js';
 import { RowsEditor, UtmBuilder } from './RowsEditor.js';
 import { SocialPreview } from './SocialPreview.js';
+import { TagsInput } from '../tags/TagsInput.js';
 
 const DEVICES = ['iphone', 'ipad', 'ios', 'android', 'windows', 'macos', 'linux', 'chromeos', 'mobile', 'tablet', 'desktop'];
 const LANGUAGES = ['en', 'de', 'fr', 'es', 'pt', 'pt-br', 'it', 'nl', 'ja', 'zh', 'ko', 'ru', 'ar', 'hi', 'pl', 'tr'];
@@ -82,6 +83,9 @@ function LinkEditor({ id, initial, choices }: { id?: number; initial: LinkForm; 
                 </option>
               ))}
             </select>
+          </Field>
+          <Field id="tags" label="Tags" hint="Enter or a comma adds a tag; up to 10.">
+            <TagsInput id="tags" value={form.tags} onChange={(tags) => set('tags', tags)} />
           </Field>
           <Field id="type" label="Redirect type">
             <select id="type" value={form.type} onChange={(e) => set('type', e.target.value)}>

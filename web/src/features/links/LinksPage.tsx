@@ -5,6 +5,7 @@ import { ErrorNote, formatNumber, Loading, PageTitle, Pagination } from '../../l
 import { CHOICES_KEY, linkChoices, linkKeys, listLinks } from './api.js';
 import { BulkActions } from './BulkActions.js';
 import { LinkFilters } from './LinkFilters.js';
+import { TagFilters } from './LinkTags.js';
 import { LinksTable } from './LinksTable.js';
 import { FILTERS, useLinkQuery } from './useLinkQuery.js';
 
@@ -35,7 +36,7 @@ export default function LinksPage() {
       else next.delete(id);
     setSelected(next);
   };
-  const filtered = FILTERS.some((name) => query[name]);
+  const filtered = FILTERS.some((name) => query[name]) || (query.tag ?? []).length > 0;
   return (
     <>
       <PageTitle title="Links">
@@ -57,11 +58,12 @@ export default function LinksPage() {
         </div>
         <LinkFilters query={query} choices={choices.data} onChange={update} />
         {filtered && (
-          <button type="button" className="secondary clear" onClick={() => update({ campaign: '', channel: '', domain: '' })}>
+          <button type="button" className="secondary clear" onClick={() => update({ campaign: '', channel: '', domain: '', tag: [] })}>
             Clear filters
           </button>
         )}
       </form>
+      <TagFilters />
       <ErrorNote error={list.error ?? choices.error} />
       {list.isPending && <Loading />}
       {list.data && (

@@ -6,6 +6,7 @@ import { CopyButton } from '../../lib/CopyButton.js';
 import type { LinkEntry } from '../../lib/types.js';
 import { ErrorNote, formatDate, formatNumber } from '../../lib/ui.js';
 import { deleteLink, linkKeys } from './api.js';
+import { RowTags } from './LinkTags.js';
 
 interface Props {
   links: LinkEntry[];
@@ -77,6 +78,7 @@ export function LinksTable({ links, selected, onSelect }: Props) {
                   </Link>{' '}
                   <CopyButton text={link.shorturl} />
                   {link.title && <div className="muted small">{link.title}</div>}
+                  <RowTags tags={link.tags} />
                 </td>
                 <td className="url" title={link.longurl}>
                   {link.longurl}

@@ -25,6 +25,8 @@ export interface LinkQuery {
   campaign?: string;
   channel?: string;
   domain?: string;
+  /** Tags a link must all carry; [] or absent for any. */
+  tag?: string[];
 }
 
 export const linkKeys = {

@@ -23,6 +23,7 @@ export interface LinkForm {
   pixels: number[];
   channel: string;
   campaign: string;
+  tags: string[];
 }
 
 export type FieldName = keyof LinkForm;
@@ -47,6 +48,7 @@ export const EMPTY_FORM: LinkForm = {
   pixels: [],
   channel: '',
   campaign: '',
+  tags: [],
 };
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -92,6 +94,7 @@ export function formOfLink(body: LinkDetailBody): LinkForm {
     pixels: details.pixels,
     campaign: details.campaign ? String(details.campaign) : '',
     channel: details.channel ? String(details.channel) : '',
+    tags: details.tags,
   };
 }
 
@@ -123,6 +126,7 @@ export function linkBody(form: LinkForm, changed: ReadonlySet<FieldName> | null)
   if (send('pixels') && (changed || form.pixels.length)) body.pixels = form.pixels;
   if (send('campaign') && (changed || form.campaign)) body.campaign = form.campaign ? Number(form.campaign) : null;
   if (send('channel') && form.channel) body.channel = Number(form.channel);
+  if (send('tags') && (changed || form.tags.length)) body.tags = form.tags;
   return body;
 }
 

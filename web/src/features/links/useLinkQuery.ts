@@ -15,16 +15,18 @@ function fromParams(params: URLSearchParams): LinkQuery {
     campaign: params.get('campaign') ?? '',
     channel: params.get('channel') ?? '',
     domain: params.get('domain') ?? '',
+    tag: params.getAll('tag'),
   };
 }
 
-/** Only what differs from the defaults, so a plain list keeps a plain address. */
-function toParams(query: LinkQuery): Record<string, string> {
-  const params: Record<string, string> = {};
-  if (query.q) params.q = query.q;
-  if (query.order !== 'date') params.order = query.order;
-  for (const name of FILTERS) if (query[name]) params[name] = query[name]!;
-  if (query.page > 1) params.page = String(query.page);
+/** Only what differs from the defaults, so a plain list keeps a plain address; each tag is a `tag` of its own. */
+function toParams(query: LinkQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  if (query.q) params.set('q', query.q);
+  if (query.order !== 'date') params.set('order', query.order);
+  for (const name of FILTERS) if (query[name]) params.set(name, query[name]!);
+  for (const tag of query.tag ?? []) params.append('tag', tag);
+  if (query.page > 1) params.set('page', String(query.page));
   return params;
 }
 
