@@ -62,6 +62,11 @@ export function RowsEditor({
               onChange={(e) => set(i, { value: e.target.value })}
             />
           </div>
+          {errors[i] && (
+            <p className="error row-error" id={`${id}-${i}-error`}>
+              {errors[i]}
+            </p>
+          )}
           <button
             type="button"
             className="small secondary"
@@ -70,11 +75,6 @@ export function RowsEditor({
           >
             Remove
           </button>
-          {errors[i] && (
-            <p className="error row-error" id={`${id}-${i}-error`}>
-              {errors[i]}
-            </p>
-          )}
         </div>
       ))}
       <button type="button" className="small secondary" onClick={() => onChange([...rows, { key: '', value: '' }])}>
