@@ -213,6 +213,35 @@ describe('bio pages', () => {
     }
   });
 
+  it('refuses empty link rows with 400 naming the row, on add and update, and saves nothing', async () => {
+    const alias = `rows-${process.pid}`;
+    const links = [
+      { title: 'Shop', url: 'https://shop.example.com' },
+      { title: '  ', url: '' },
+    ];
+    const add = await server.call('POST', '/api/bio/add', { key: me.apiKey, body: { alias, name: 'Rows', links } });
+    expect(add.status).toBe(400);
+    expect(add.body).toEqual({ error: 1, message: 'links[1] is empty: give it a url, or leave the row out.', code: 'invalid_field' });
+    expect(await findBioByAlias(server.ctx.db, alias)).toBeUndefined();
+
+    const made = await server.call('POST', '/api/bio/add', { key: me.apiKey, body: { alias, name: 'Rows', links: [links[0]] } });
+    expect(made.status).toBe(200);
+    const titleOnly = await server.call('PUT', `/api/bio/${made.body.id}/update`, {
+      key: me.apiKey,
+      body: { links: [links[0], links[0], { title: 'Blog', url: ' ' }] },
+    });
+    expect(titleOnly.status).toBe(400);
+    expect(titleOnly.body).toMatchObject({ error: 1, message: 'links[2].url is required.', code: 'invalid_field' });
+    const stored = await server.call('GET', `/api/bio/${made.body.id}`, { key: me.apiKey });
+    expect(stored.body.data.links).toEqual([links[0]]);
+    // A link without a title is a link: the page shows its URL.
+    const untitled = await server.call('PUT', `/api/bio/${made.body.id}/update`, {
+      key: me.apiKey,
+      body: { links: [{ title: '', url: 'https://a.example' }] },
+    });
+    expect(untitled.status).toBe(200);
+  });
+
   it('refuses an alias taken by a bio page or a default-domain link with 409', async () => {
     const alias = `taken-${process.pid}`;
     expect((await server.call('POST', '/api/bio/add', { key: me.apiKey, body: { alias, name: 'first' } })).status).toBe(200);

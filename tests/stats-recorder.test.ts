@@ -92,7 +92,7 @@ describe('ClickRecorder', () => {
       topReferrers: { 'm.facebook.com': 3, 't.co': 2, direct: 1, 'google.de': 1 },
       topBrowsers: { Chrome: 3, 'Mobile Safari': 3, Safari: 1 },
       topOs: { iOS: 3, Windows: 2, Android: 1, macOS: 1 },
-      socialCount: { facebook: 3, twitter: 2, google: 1 },
+      socialCount: { facebook: 3, twitter: 2, instagram: 0 },
     });
     expect(Object.keys(stats.topCountries)).toEqual(['United States', 'United Kingdom', 'Germany', 'Unknown']);
 
@@ -115,10 +115,10 @@ describe('ClickRecorder', () => {
     const [summary] = (await storedRows('qr', qr)).summaries as unknown as Array<{ clicks: number; uniques: number; labels: string }>;
     expect([Number(summary!.clicks), Number(summary!.uniques)]).toEqual([7, 4]);
     expect(JSON.parse(summary!.labels)).toMatchObject({ 'social:facebook': 3, 'os:iOS': 3, 'country:United States': 3 });
-    expect(await readStats(ctx, 'qr', qr, ['facebook', 'twitter', 'google', 'instagram'])).toMatchObject({
+    expect(await readStats(ctx, 'qr', qr, ['facebook', 'twitter', 'instagram'])).toMatchObject({
       clicks: 7,
       uniqueClicks: 4,
-      socialCount: { facebook: 3, twitter: 2, google: 1, instagram: 0 },
+      socialCount: { facebook: 3, twitter: 2, instagram: 0 },
     });
   });
 
@@ -131,7 +131,7 @@ describe('ClickRecorder', () => {
       topReferrers: 0,
       topBrowsers: 0,
       topOs: 0,
-      socialCount: { facebook: 0, twitter: 0, google: 0 },
+      socialCount: { facebook: 0, twitter: 0, instagram: 0 },
     });
   });
 

@@ -78,7 +78,7 @@ describe('click statistics through HTTP', () => {
       topReferrers: { 'm.facebook.com': 3, 't.co': 2, direct: 1, 'google.de': 1 },
       topBrowsers: { Chrome: 3, 'Mobile Safari': 3, Safari: 1 },
       topOs: { iOS: 3, Windows: 2, Android: 1, macOS: 1 },
-      socialCount: { facebook: 3, twitter: 2, google: 1 },
+      socialCount: { facebook: 3, twitter: 2, instagram: 0 },
     });
     expect(Object.keys(res.body.data.topCountries)).toEqual(['United States', 'United Kingdom', 'Germany', 'Unknown']);
 
@@ -97,7 +97,7 @@ describe('click statistics through HTTP', () => {
       topReferrers: 0,
       topBrowsers: 0,
       topOs: 0,
-      socialCount: { facebook: 0, twitter: 0, google: 0 },
+      socialCount: { facebook: 0, twitter: 0, instagram: 0 },
     });
   });
 
@@ -106,7 +106,7 @@ describe('click statistics through HTTP', () => {
     await visitMix(server, link.alias);
     await visitMix(server, link.alias);
     const res = await pollClicks(link.id, 14);
-    expect(res.body.data).toMatchObject({ clicks: 14, uniqueClicks: 4, socialCount: { facebook: 6, twitter: 4, google: 2 } });
+    expect(res.body.data).toMatchObject({ clicks: 14, uniqueClicks: 4, socialCount: { facebook: 6, twitter: 4, instagram: 0 } });
   });
 });
 

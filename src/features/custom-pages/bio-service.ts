@@ -54,10 +54,11 @@ function checkAlias(alias: string | undefined): string | undefined {
   return trimmed;
 }
 
-/** Only title and url of each link are kept; every url must be http(s). */
+/** Only title and url of each link are kept; every url must be http(s), and a row with neither is refused by its index. */
 function checkLinks(links: BioLink[] | undefined): string | undefined {
   if (links === undefined) return undefined;
   const checked = links.map((link, i) => {
+    if (!link.title.trim() && !link.url.trim()) throw fail('invalid_field', `links[${i}] is empty: give it a url, or leave the row out.`);
     checkHttpUrl(link.url, `links[${i}].url`);
     return { title: link.title.trim(), url: link.url.trim() };
   });

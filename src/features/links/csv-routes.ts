@@ -10,6 +10,8 @@ import { exportLinks } from './transfer/export.js';
 import { getImport, refuseWhileRunning, RunningImports, startImport } from './transfer/import-jobs.js';
 import { ImportJob } from './transfer/import-schema.js';
 import { IMPORT_CHUNK } from './transfer/import-service.js';
+import { RECOGNISED_HEADERS } from './transfer/import-columns.js';
+import { COLUMN_FIELD_NAMES, IGNORE } from './transfer/column-names.js';
 
 const tags = ['links'];
 
@@ -82,7 +84,19 @@ export const linkImportRoutes: Feature = async (scope, { ctx }) => {
         tags,
         summary: 'Import short links from a CSV file (extension)',
         description: importRules(ctx.config.IMPORT_MAX_BYTES),
-        querystring: Type.Object({ domain: Type.Optional(Type.String({ description: 'One of your branded domains, for rows that name none' })) }),
+        querystring: Type.Object({
+          domain: Type.Optional(Type.String({ description: 'One of your branded domains, for rows that name none' })),
+          columns: Type.Optional(
+            Type.String({
+              maxLength: 2000,
+              description:
+                `Extension. The field of each column of the header row, in order, comma-separated: one of ${COLUMN_FIELD_NAMES.join(', ')}, or \`${IGNORE}\` ` +
+                "(an empty entry too), e.g. `url,alias,ignore`. Given, it replaces the header's format (`format` is `columns`); it must " +
+                'name as many columns as the header, map one to `url` and no field twice (400 `invalid_field` otherwise). Without it, a ' +
+                `header of no known export is still imported when it names a destination column, by the names it recognises: ${RECOGNISED_HEADERS}.`,
+            }),
+          ),
+        }),
         response: { 200: ImportJob, 413: errorResponses[400], 415: errorResponses[400], ...errorResponses },
       },
     },

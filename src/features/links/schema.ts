@@ -104,7 +104,10 @@ export const LinkStats = Type.Object({
   topReferrers: Counts,
   topBrowsers: Counts,
   topOs: Counts,
-  socialCount: Type.Record(Type.String(), Type.Integer(), { description: 'Always has facebook, twitter and google' }),
+  socialCount: Type.Record(Type.String(), Type.Integer(), {
+    description:
+      'Visits referred by each social network; always has facebook, twitter and instagram. Search engines (Google, Bing, …) are not social networks.',
+  }),
 });
 
 /** Extension: what add was sent, in add's shapes, so an edit form can be filled and sent back to update unchanged. */

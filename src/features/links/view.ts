@@ -5,7 +5,7 @@ import type { Stats } from '../stats/service.js';
 import type { LinkWithDomain } from './repo.js';
 
 /** Social networks the detail always reports, 0 when nobody came from them. */
-export const SOCIAL_KEYS = ['facebook', 'twitter', 'google'];
+export const SOCIAL_KEYS = ['facebook', 'twitter', 'instagram'];
 
 export function domainOf(link: { host: string | null; scheme: string | null }): DomainRef | null {
   return link.host && link.scheme ? { host: link.host, scheme: link.scheme } : null;

@@ -2,6 +2,7 @@ import type { Db } from '../../db/connect.js';
 import type { TargetKind } from '../../db/types.js';
 import { labelKey, type Dimension } from '../../clicks/derive.js';
 import * as repo from '../../clicks/stats-repo.js';
+import { SOCIAL_NETWORKS } from '../../lib/referrer.js';
 
 /** Label → count, or the spec's `0` when there is nothing to show. */
 export type LabelCounts = Record<string, number> | 0;
@@ -17,11 +18,14 @@ export interface Stats {
 }
 
 /** Networks socialCount always lists, with 0 when no visit came from them. */
-export const DEFAULT_SOCIAL_KEYS = ['facebook', 'twitter', 'google'];
+export const DEFAULT_SOCIAL_KEYS = ['facebook', 'twitter', 'instagram'];
 
 const TOP = 10;
 // Every network socialNetwork() knows fits; the cap only guards the response size.
 const SOCIAL_MAX = 50;
+
+// Clicks counted before search engines were told apart keep a `social:google` label: it is not a network.
+const isSocial = (row: Row) => Object.hasOwn(SOCIAL_NETWORKS, row.label);
 
 /**
  * Statistics of one link or QR code, read from the target's summary row and its referrer rows only
@@ -41,7 +45,7 @@ export async function readStats({ db }: { db: Db }, kind: TargetKind, id: number
     topReferrers: labelCounts(referrers),
     topBrowsers: labelCounts(top('browser')),
     topOs: labelCounts(top('os')),
-    socialCount: { ...Object.fromEntries(socialKeys.map((key) => [key, 0])), ...counts(top('social', SOCIAL_MAX)) },
+    socialCount: { ...Object.fromEntries(socialKeys.map((key) => [key, 0])), ...counts(top('social', SOCIAL_MAX).filter(isSocial)) },
   };
 }
 

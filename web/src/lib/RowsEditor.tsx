@@ -1,4 +1,5 @@
 import type { Row } from './types.js';
+import './RowsEditor.css';
 
 interface RowsEditorProps {
   legend: string;
@@ -10,6 +11,8 @@ interface RowsEditorProps {
   valueType?: 'url' | 'text';
   /** What one row is, for its add and remove buttons; the key's label by default. */
   noun?: string;
+  /** A message per row, shown beside it; its value field is then marked invalid. */
+  errors?: (string | undefined)[];
   onChange(rows: Row[]): void;
 }
 
@@ -23,6 +26,7 @@ export function RowsEditor({
   keyList,
   valueType = 'url',
   noun = keyLabel.toLowerCase(),
+  errors = [],
   onChange,
 }: RowsEditorProps) {
   const set = (i: number, row: Partial<Row>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...row } : r)));
@@ -49,8 +53,20 @@ export function RowsEditor({
           </div>
           <div className="field grow">
             <label htmlFor={`${id}-${i}-value`}>{valueLabel}</label>
-            <input id={`${id}-${i}-value`} type={valueType} value={row.value} onChange={(e) => set(i, { value: e.target.value })} />
+            <input
+              id={`${id}-${i}-value`}
+              type={valueType}
+              value={row.value}
+              aria-invalid={errors[i] ? true : undefined}
+              aria-describedby={errors[i] ? `${id}-${i}-error` : undefined}
+              onChange={(e) => set(i, { value: e.target.value })}
+            />
           </div>
+          {errors[i] && (
+            <p className="error row-error" id={`${id}-${i}-error`}>
+              {errors[i]}
+            </p>
+          )}
           <button
             type="button"
             className="small secondary"

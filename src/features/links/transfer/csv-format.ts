@@ -83,12 +83,7 @@ export interface ImportRow {
   locked?: boolean;
 }
 
-/** Header names compared without case, spaces, dashes or underscores: `Long URL`, `long_url` and `longUrl` are one. */
-export const normaliseHeader = (name: string) =>
-  name
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_-]+/g, '');
+export { normaliseHeader } from './column-names.js';
 
 const YES = new Set(['1', 'true', 'yes']);
 export const isYes = (value: string | undefined) => YES.has((value ?? '').trim().toLowerCase());

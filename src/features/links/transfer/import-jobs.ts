@@ -75,13 +75,16 @@ function progressWriter(ctx: AppContext, id: number) {
   };
 }
 
-async function run(ctx: AppContext, id: number, userId: number, body: Buffer, domain: string | undefined, job: Running): Promise<void> {
+type JobQuery = { domain?: string; columns?: string };
+
+async function run(ctx: AppContext, id: number, userId: number, body: Buffer, { domain, columns }: JobQuery, job: Running): Promise<void> {
   let errors: RowError[] = [];
   const progress = progressWriter(ctx, id);
   let end: { status: string; message: string };
   try {
     await importCsv(ctx, userId, body, {
       domain,
+      columns,
       stopped: () => job.stop,
       onRead: (processed) => progress.note({ processed }),
       onTotal: (total) => progress.flush({ total, processed: total }),
@@ -119,13 +122,13 @@ async function claimJob(ctx: AppContext, userId: number, format: string): Promis
 }
 
 /** Checks the file's header (400s come before any job exists), records the job and starts it; answers at once. */
-export async function startImport(ctx: AppContext, running: RunningImports, userId: number, body: Buffer, query: { domain?: string }) {
-  const format = readFormat(body);
+export async function startImport(ctx: AppContext, running: RunningImports, userId: number, body: Buffer, query: JobQuery) {
+  const format = readFormat(body, query.columns);
   const domain = query.domain?.trim() || undefined;
   if (domain) await resolveLinkDomain(ctx, userId, domain);
   const id = await claimJob(ctx, userId, format.name);
   const job: Running = { stop: false, ended: Promise.resolve() };
-  job.ended = run(ctx, id, userId, body, domain, job).catch((error: unknown) => {
+  job.ended = run(ctx, id, userId, body, { domain, columns: query.columns }, job).catch((error: unknown) => {
     ctx.log.error({ err: error, job: id }, 'could not record the end of an import job');
   });
   running.track(job);

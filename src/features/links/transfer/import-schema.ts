@@ -5,8 +5,8 @@ import { Type } from 'typebox';
 /** Failed rows reported in full; the rest are only counted. */
 export const MAX_REPORTED_ERRORS = 1000;
 
-/** The CSV formats an import reads (import-formats.ts), told apart by the header row. */
-export const FORMAT_NAMES = ['redirectory', 'shlink', 'bitly', 'yourls', 'kutt'] as const;
+/** The CSV formats an import reads (import-formats.ts), told apart by the header row; `columns`: by its columns' fields (import-columns.ts). */
+export const FORMAT_NAMES = ['redirectory', 'shlink', 'bitly', 'yourls', 'kutt', 'columns'] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
 export const ImportJob = Type.Object({

@@ -7,7 +7,8 @@ import { createLinks, type NewItem } from '../write/pipeline.js';
 import { RefCache } from '../write/refs.js';
 import { normaliseHeader, type ImportRow } from './csv-format.js';
 import { headerOf, recordSlices } from './csv-slices.js';
-import { detectFormat, type ImportFormat } from './import-formats.js';
+import { formatOf } from './import-columns.js';
+import type { ImportFormat } from './import-formats.js';
 import { MAX_REPORTED_ERRORS } from './import-schema.js';
 import { LinkBody, type LinkInput } from '../schema.js';
 
@@ -31,6 +32,8 @@ export interface ImportProgress {
 export interface ImportOptions {
   /** Branded domain for rows that name none (all rows of foreign formats). */
   domain?: string;
+  /** The field of each column, comma-separated (`?columns=`); the header row decides when absent. */
+  columns?: string;
   /** Data rows read and checked so far, after each slice of the file while it is checked (before any link is created). */
   onRead?(rows: number): Promise<void> | void;
   onTotal?(total: number): Promise<void> | void;
@@ -48,10 +51,10 @@ export interface ImportSummary {
 }
 
 /** The format the header row names, read from the start of the body only; the catalogue's 400 otherwise. */
-export function readFormat(body: Buffer): ImportFormat {
+export function readFormat(body: Buffer, columns?: string): ImportFormat {
   const header = headerOf(body);
   if (!header?.some((name) => name.trim())) throw fail('csv_invalid', 'The file is empty: send a CSV file whose first row names its columns.');
-  return detectFormat(header.map(normaliseHeader));
+  return formatOf(header, columns);
 }
 
 /** Data rows in the file; reading them all first also refuses a malformed file before anything is created. */
@@ -118,7 +121,7 @@ async function importChunk(
  * A row fails alone, with its reason; a file that is not CSV fails before any link is created.
  */
 export async function importCsv(ctx: AppContext, userId: number, body: Buffer, options: ImportOptions = {}): Promise<ImportSummary> {
-  const format = readFormat(body);
+  const format = readFormat(body, options.columns);
   const pacer = new Pacer();
   const total = await countRows(body, pacer, options);
   if (options.stopped?.()) return { format: format.name, total, done: 0, failed: 0, errors: [] };

@@ -6,6 +6,7 @@ import { ErrorNote, Loading, When } from '../../lib/ui.js';
 import type { ApiKeyEntry } from '../../lib/types.js';
 import { accountKeys, listKeys, revokeKey } from './api.js';
 import { NewKeyForm } from './NewKeyForm.js';
+import { DEFAULT_KEY, ReplaceKey } from './ReplaceKey.js';
 import { describeScopes } from './scopes.js';
 
 /** The account's API keys: the list with a revoke button per key, the form that makes one, and a new key's secret, once. */
@@ -32,6 +33,7 @@ export function KeysSection() {
       {keys.isPending && <Loading />}
       {keys.data?.length === 0 && <p className="muted">No keys: programs cannot use the API as this account.</p>}
       {keys.data && keys.data.length > 0 && <KeysTable keys={keys.data} busy={revoke.isPending} onRevoke={(key) => revoke.mutate(key.id)} />}
+      {keys.data && <ReplaceKey exists={keys.data.some((key) => key.name === DEFAULT_KEY)} onCreated={setCreated} />}
       <NewKeyForm
         onCreated={(key) => {
           setCreated(key);

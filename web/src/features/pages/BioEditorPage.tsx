@@ -8,15 +8,40 @@ import { BioPreview } from './Preview.js';
 
 const BLANK = { alias: '', name: '', description: '', avatar: '' };
 
-/** Rows left wholly empty are dropped rather than refused. */
-const linksOf = (rows: Row[]) => rows.filter((r) => r.key.trim() || r.value.trim()).map((r) => ({ title: r.key, url: r.value }));
+const linksOf = (rows: Row[]) => rows.map((r) => ({ title: r.key, url: r.value }));
+
+/** A link needs its URL (the title may be left out: the page then shows the URL); an empty row is refused, not dropped. */
+const rowErrors = (rows: Row[]) =>
+  rows.map((r) => {
+    if (r.value.trim()) return undefined;
+    return r.key.trim() ? 'This link has no URL: add one, or remove the row.' : 'This row is empty: add a URL, or remove the row.';
+  });
 
 function BioEditor({ detail }: { detail?: BioFull }) {
   const [values, bind] = useFields(pick(BLANK, detail));
   const [rows, setRows] = useState<Row[]>(() => (detail?.links ?? []).map((l) => ({ key: l.title, value: l.url })));
+  const [errors, setErrors] = useState<(string | undefined)[]>([]);
   const links = linksOf(rows);
+  const check = () => {
+    const found = rowErrors(rows);
+    setErrors(found);
+    const first = found.findIndex(Boolean);
+    if (first >= 0) document.getElementById(`bio-link-${first}-value`)?.focus();
+    return first < 0;
+  };
+  const change = (next: Row[]) => {
+    setRows(next);
+    // Once shown, the messages follow the rows as they are fixed or removed.
+    if (errors.some(Boolean)) setErrors(rowErrors(next));
+  };
   return (
-    <EditorForm kind="bio" id={detail?.id} body={() => ({ ...values, links })} preview={<BioPreview {...values} links={links} />}>
+    <EditorForm
+      kind="bio"
+      id={detail?.id}
+      body={() => ({ ...values, links })}
+      check={check}
+      preview={<BioPreview {...values} links={links.filter((l) => l.title.trim() || l.url.trim())} />}
+    >
       {detail && (
         <p>
           Its address: <a href={detail.url}>{detail.url}</a> <CopyButton text={detail.url} />
@@ -34,7 +59,7 @@ function BioEditor({ detail }: { detail?: BioFull }) {
       <Field id="bio-avatar" label="Picture address" hint="An https address of a square image, or empty.">
         <input id="bio-avatar" type="url" aria-describedby="bio-avatar-hint" {...bind('avatar')} />
       </Field>
-      <RowsEditor legend="Links" id="bio-link" rows={rows} keyLabel="Title" valueLabel="URL" noun="link" onChange={setRows} />
+      <RowsEditor legend="Links" id="bio-link" rows={rows} keyLabel="Title" valueLabel="URL" noun="link" errors={errors} onChange={change} />
     </EditorForm>
   );
 }

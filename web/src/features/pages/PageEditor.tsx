@@ -46,12 +46,14 @@ interface EditorProps {
   id?: number;
   /** The request body, built when the form is sent. */
   body(): object;
+  /** Checks the fields before anything is sent: false keeps the form as it is (the editor shows why). */
+  check?(): boolean;
   preview: ReactNode;
   children: ReactNode;
 }
 
 /** The form's fields beside the live preview (below it at phone width); saving goes back to the list. */
-export function EditorForm({ kind, id, body, preview, children }: EditorProps) {
+export function EditorForm({ kind, id, body, check, preview, children }: EditorProps) {
   const spec = KINDS[kind];
   const client = useQueryClient();
   const [, navigate] = useLocation();
@@ -64,6 +66,7 @@ export function EditorForm({ kind, id, body, preview, children }: EditorProps) {
   });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
+    if (check && !check()) return;
     save.mutate();
   };
   return (

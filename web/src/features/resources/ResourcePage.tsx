@@ -10,7 +10,8 @@ export interface FieldSpec {
   name: string;
   label: string;
   type?: 'text' | 'url' | 'checkbox' | 'select' | 'color';
-  options?: readonly string[];
+  /** A select's choices: values shown as they are, or values with a label. */
+  options?: readonly (string | { value: string; label: string })[];
   required?: boolean;
   hint?: string;
 }
@@ -46,6 +47,8 @@ function bodyOf(fields: FieldSpec[], values: Values, update: boolean): Record<st
   return body;
 }
 
+const optionOf = (option: string | { value: string; label: string }) => (typeof option === 'string' ? { value: option, label: option } : option);
+
 function Input({ field, values, set }: { field: FieldSpec; values: Values; set(name: string, value: string | boolean): void }) {
   const id = `new-${field.name}`;
   const value = values[field.name];
@@ -61,9 +64,9 @@ function Input({ field, values, set }: { field: FieldSpec; values: Values; set(n
     <Field id={id} label={field.label} hint={field.hint}>
       {field.type === 'select' ? (
         <select {...common} onChange={(e) => set(field.name, e.target.value)}>
-          {field.options!.map((o) => (
-            <option key={o} value={o}>
-              {o}
+          {field.options!.map(optionOf).map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
             </option>
           ))}
         </select>
@@ -76,7 +79,10 @@ function Input({ field, values, set }: { field: FieldSpec; values: Values; set(n
 
 const initial = (fields: FieldSpec[]): Values =>
   Object.fromEntries(
-    fields.map((f) => [f.name, f.type === 'checkbox' ? false : f.type === 'select' ? f.options![0]! : f.type === 'color' ? '#0b57d0' : '']),
+    fields.map((f) => [
+      f.name,
+      f.type === 'checkbox' ? false : f.type === 'select' ? optionOf(f.options![0]!).value : f.type === 'color' ? '#0b57d0' : '',
+    ]),
   );
 
 interface TableProps<T extends { id: number }> {

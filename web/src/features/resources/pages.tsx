@@ -1,22 +1,7 @@
 import type { Domain, Pixel } from '../../lib/types.js';
 import { formatDate } from '../../lib/ui.js';
+import { PIXEL_TYPE_OPTIONS, PixelTypeName } from './pixelTypes.js';
 import { ResourcePage, type ResourceSpec } from './ResourcePage.js';
-
-const PIXEL_TYPES = [
-  'tagmanagerpixel',
-  'analyticspixel',
-  'socialnetworkpixel',
-  'adspixel',
-  'professionalnetworkpixel',
-  'microblogpixel',
-  'retargetingpixel',
-  'questionsitepixel',
-  'pinboard',
-  'searchengine',
-  'chatapp',
-  'forum',
-  'shortvideo',
-] as const;
 
 const domains: ResourceSpec<Domain> = {
   title: 'Branded domains',
@@ -51,13 +36,13 @@ const pixels: ResourceSpec<Pixel> = {
   collection: 'pixels',
   name: (p) => p.name,
   fields: [
-    { name: 'type', label: 'Type', type: 'select', options: PIXEL_TYPES },
+    { name: 'type', label: 'Provider', type: 'select', options: PIXEL_TYPE_OPTIONS, hint: 'The API’s type value is in brackets.' },
     { name: 'name', label: 'Name', required: true },
     { name: 'tag', label: 'Tag or id', required: true, hint: 'The provider’s id: letters, digits, _ . : -' },
   ],
   columns: [
     { label: 'Name', cell: (p) => p.name },
-    { label: 'Type', cell: (p) => p.type },
+    { label: 'Provider', cell: (p) => <PixelTypeName value={p.type} /> },
     { label: 'Tag', cell: (p) => <code>{p.tag}</code> },
     { label: 'Added', cell: (p) => formatDate(p.date) },
   ],

@@ -3,7 +3,10 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'wouter';
 import { ErrorNote, Field, Loading, PageTitle } from '../../lib/ui.js';
 import { linkKeys } from '../links/api.js';
+import { knownExport, recogniseColumns } from '../../../../src/features/links/transfer/column-names.js';
 import { EXPORT_URL, getImport, importKeys, startImport } from './api.js';
+import { ColumnMapper, mappingReady, type Choice } from './ColumnMapper.js';
+import { readHeader } from './header.js';
 import { ImportReport } from './ImportReport.js';
 
 /** Export every link as CSV, and import a CSV file as a background job followed until it ends. */
@@ -26,12 +29,19 @@ export default function TransferPage() {
   );
 }
 
+const EXPORTS: Record<string, string> = { redirectory: 'a Redirectory', shlink: 'a Shlink', bitly: 'a Bitly', yourls: 'a YOURLS', kutt: 'a Kutt' };
+
 function ImportSection() {
   const client = useQueryClient();
   // The job is in the address, so a reload keeps following it.
   const [params, setParams] = useSearchParams();
   const jobId = Number(params.get('job')) || 0;
   const [file, setFile] = useState<File | null>(null);
+  const [header, setHeader] = useState<string[] | null>(null);
+  const [mapping, setMapping] = useState<Choice[]>([]);
+  // A known export is read as that format (every column it has); any other file is read by the mapping.
+  const [mapOwn, setMapOwn] = useState(false);
+  const known = header ? knownExport(header) : undefined;
   const start = useMutation({
     mutationFn: startImport,
     onSuccess: (job) => {
@@ -49,9 +59,19 @@ function ImportSection() {
   useEffect(() => {
     if (ended) void client.invalidateQueries({ queryKey: linkKeys.all });
   }, [ended, client]);
+  const choose = async (chosen: File | null) => {
+    setFile(chosen);
+    setHeader(null);
+    if (!chosen) return;
+    const names = await readHeader(chosen);
+    setHeader(names);
+    setMapping(recogniseColumns(names));
+    setMapOwn(!knownExport(names));
+  };
+  const ready = file && header && (!mapOwn || mappingReady(mapping));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (file) start.mutate(file);
+    if (ready) start.mutate({ file, columns: mapOwn ? mapping.join(',') : undefined });
   };
   return (
     <>
@@ -59,13 +79,23 @@ function ImportSection() {
         <h2 id="import-h">Import</h2>
         <p>
           A CSV file of links, at most 20 MB unless the administrator set another limit: this export, or an export of Shlink, Bitly, YOURLS or Kutt
-          (told apart by the header row). Each row is checked as a new link is and fails alone, with its reason. One import runs at a time.
+          (told apart by the header row), or any CSV with a column of destination URLs, whose columns you map below. Each row is checked as a new link
+          is and fails alone, with its reason. One import runs at a time.
         </p>
         <Field id="import-file" label="CSV file">
-          <input id="import-file" type="file" accept=".csv,text/csv" required onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+          <input id="import-file" type="file" accept=".csv,text/csv" required onChange={(e) => void choose(e.target.files?.[0] ?? null)} />
         </Field>
+        {known && !mapOwn && (
+          <p>
+            Read as {EXPORTS[known] ?? known} export: every column it has is imported.{' '}
+            <button type="button" className="small secondary" onClick={() => setMapOwn(true)}>
+              Map the columns myself
+            </button>
+          </p>
+        )}
+        {header && mapOwn && <ColumnMapper header={header} value={mapping} onChange={setMapping} />}
         <ErrorNote error={start.error} />
-        <button type="submit" disabled={!file || start.isPending}>
+        <button type="submit" disabled={!ready || start.isPending}>
           Import
         </button>
       </form>

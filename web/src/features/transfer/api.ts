@@ -1,4 +1,4 @@
-import { api, getData } from '../../lib/api.js';
+import { api, getData, withQuery } from '../../lib/api.js';
 import type { ImportJob } from '../../lib/types.js';
 
 /** A plain link to it downloads the file: same origin, so the browser sends the session cookie as with the QR images. */
@@ -8,6 +8,7 @@ export const importKeys = {
   job: (id: number) => ['import', id] as const,
 };
 
-/** The file goes as the body itself: every format the import reads is text/csv to it. */
-export const startImport = async (file: File) => (await api.upload<{ data: ImportJob }>('/urls/import', { type: 'text/csv', content: file })).data;
+/** The file goes as the body itself (every format the import reads is text/csv to it); `columns` maps its columns. */
+export const startImport = async ({ file, columns }: { file: File; columns?: string }) =>
+  (await api.upload<{ data: ImportJob }>(withQuery('/urls/import', { columns }), { type: 'text/csv', content: file })).data;
 export const getImport = (id: number) => getData<{ data: ImportJob }>(`/urls/import/${id}`);
