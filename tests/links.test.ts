@@ -127,6 +127,8 @@ describe('POST /api/url/add', () => {
       'socialCount',
       'topBrowsers',
       'topCountries',
+      'topDevices',
+      'topLanguages',
       'topOs',
       'topReferrers',
       'uniqueClicks',
