@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { setPassword } from '../../src/features/account/service.js';
 import { chromiumPresent, useBrowserRig } from '../helpers/browser.js';
 import { ensureWebBuilt } from '../helpers/build.js';
-import { capture, settle, watchConsole } from '../helpers/dashboard.js';
+import { capture, captureDark, settle, watchConsole } from '../helpers/dashboard.js';
 import { PASSWORD } from '../helpers/session.js';
 import { UA } from '../helpers/user-agents.js';
 
@@ -185,9 +185,10 @@ describe.skipIf(!chromiumPresent())('analytics in the dashboard', () => {
     await poll(() => latest.count()).toBe(7);
   }, 120_000);
 
-  it('captures the overview and the link page at 1280 and 390 px, axe and console clean', async () => {
+  it('captures the overview and the link page at 1280 and 390 px (the link page dark too), axe and console clean', async () => {
     await page.goto(app(`/links/${linkId}`));
     await capture(page, 'analytics-link', axe);
+    await captureDark(page, 'analytics-link-dark', axe, (dark) => settle(dark)); // contrast of the new cards in dark mode
     await page.goto(app('/?range=7d'));
     await capture(page, 'analytics-home', axe);
     for (const [name, violations] of Object.entries(axe)) expect(violations, name).toEqual([]);
