@@ -129,6 +129,8 @@ describe('POST /api/url/add', () => {
       'socialCount',
       'topBrowsers',
       'topCountries',
+      'topDevices',
+      'topLanguages',
       'topOs',
       'topReferrers',
       'uniqueClicks',

@@ -92,6 +92,8 @@ describe('ClickRecorder', () => {
       topReferrers: { 'm.facebook.com': 3, 't.co': 2, direct: 1, 'google.de': 1 },
       topBrowsers: { Chrome: 3, 'Mobile Safari': 3, Safari: 1 },
       topOs: { iOS: 3, Windows: 2, Android: 1, macOS: 1 },
+      topDevices: { mobile: 4, desktop: 3 },
+      topLanguages: { Unknown: 7 },
       socialCount: { facebook: 3, twitter: 2, instagram: 0 },
     });
     expect(Object.keys(stats.topCountries)).toEqual(['United States', 'United Kingdom', 'Germany', 'Unknown']);
@@ -131,6 +133,8 @@ describe('ClickRecorder', () => {
       topReferrers: 0,
       topBrowsers: 0,
       topOs: 0,
+      topDevices: 0,
+      topLanguages: 0,
       socialCount: { facebook: 0, twitter: 0, instagram: 0 },
     });
   });

@@ -67,6 +67,8 @@ describe('click statistics through HTTP', () => {
       'socialCount',
       'topBrowsers',
       'topCountries',
+      'topDevices',
+      'topLanguages',
       'topOs',
       'topReferrers',
       'uniqueClicks',
@@ -78,6 +80,8 @@ describe('click statistics through HTTP', () => {
       topReferrers: { 'm.facebook.com': 3, 't.co': 2, direct: 1, 'google.de': 1 },
       topBrowsers: { Chrome: 3, 'Mobile Safari': 3, Safari: 1 },
       topOs: { iOS: 3, Windows: 2, Android: 1, macOS: 1 },
+      topDevices: { mobile: 4, desktop: 3 },
+      topLanguages: { en: 6, de: 1 },
       socialCount: { facebook: 3, twitter: 2, instagram: 0 },
     });
     expect(Object.keys(res.body.data.topCountries)).toEqual(['United States', 'United Kingdom', 'Germany', 'Unknown']);
@@ -97,8 +101,20 @@ describe('click statistics through HTTP', () => {
       topReferrers: 0,
       topBrowsers: 0,
       topOs: 0,
+      topDevices: 0,
+      topLanguages: 0,
       socialCount: { facebook: 0, twitter: 0, instagram: 0 },
     });
+  });
+
+  it("counts device kinds and each visitor's first language, Unknown without one", async () => {
+    const link = await addLink(server, key);
+    await hit(server, link.alias, '8.8.8.8', UA.ipad, '', 'fr-CH, fr;q=0.9, en;q=0.8');
+    await hit(server, link.alias, '8.8.4.4', UA.windowsChrome, '', 'en;q=0.5, pt-BR');
+    await hit(server, link.alias, '8.8.4.4', UA.windowsChrome, '', '*');
+    const res = await pollClicks(link.id, 3);
+    expect(res.body.data.topDevices).toEqual({ desktop: 2, tablet: 1 });
+    expect(res.body.data.topLanguages).toEqual({ Unknown: 1, fr: 1, pt: 1 });
   });
 
   it('counts returning visitors as clicks but not as new unique clicks', async () => {

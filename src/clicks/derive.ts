@@ -5,9 +5,10 @@ import { countryOf, normalizeIp } from '../infra/geo.js';
 import { FIELDS, KINDS, type VisitBatch } from './visit-columns.js';
 import { describeAgent, deviceKind, referrerHost, socialNetwork, UNKNOWN, type DeviceKind } from '../lib/visitor.js';
 import { visitLog, type VisitLog } from './visit-log.js';
+import { primaryLanguage } from '../lib/languages.js';
 
 /** Dimensions of label counts: referrers in click_stats, the others in click_summaries. */
-export const DIMENSIONS = ['country', 'referrer', 'browser', 'os', 'social'] as const;
+export const DIMENSIONS = ['country', 'referrer', 'browser', 'os', 'social', 'device', 'language'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
 /** One target's share of a batch: its click count, label counts, clicks per hour and distinct visitor hashes. */
@@ -39,7 +40,7 @@ export interface Label {
 export const targetKey = (kind: TargetKind, id: number) => `${kind}:${id}`;
 
 /** Dimensions counted in the target's summary row; referrers (unbounded) get rows of their own. */
-export const SUMMARIZED = new Set<string>(['country', 'browser', 'os', 'social']);
+export const SUMMARIZED = new Set<string>(['country', 'browser', 'os', 'social', 'device', 'language']);
 
 /** A label's key in a summary's `labels` object (dimension names hold no colon). */
 export const labelKey = (dimension: string, label: string) => `${dimension}:${label}`;
@@ -51,7 +52,7 @@ const referrerOf = memoize((referer) => {
 }, 20_000);
 
 /** Label codes of one distinct user agent (null for a bot) and of one distinct referer (social -1: none). */
-export type AgentCodes = { browser: number; os: number; device: DeviceKind } | null;
+export type AgentCodes = { browser: number; os: number; device: DeviceKind; deviceCode: number } | null;
 export interface ReferrerCodes {
   host: number;
   social: number;
@@ -80,6 +81,7 @@ export function clickAggregator(secret: string, options: { visitLog: boolean } =
     const agents: AgentCodes[] = [];
     const countries: number[] = [];
     const referrers: ReferrerCodes[] = [];
+    const languages: number[] = [];
     const visits = options.visitLog ? visitLog(batch, table, agents, countries, referrers) : null;
     const visitors = new Map<number, string>();
     const targets = new Map<number, TargetBatch>();
@@ -87,10 +89,12 @@ export function clickAggregator(secret: string, options: { visitLog: boolean } =
       const ip = fields[i * FIELDS]!;
       const ua = fields[i * FIELDS + 1]!;
       const referer = fields[i * FIELDS + 2]!;
+      const accept = fields[i * FIELDS + 4]!;
       const agent = agents[ua] === undefined ? (agents[ua] = parseAgent(table, strings[ua]!)) : agents[ua];
       if (agent === null) continue;
       const country = (countries[ip] ??= table.code('country', countryOf(normalizeIp(strings[ip]!))?.name ?? UNKNOWN));
       const referrer = (referrers[referer] ??= parseReferrer(table, strings[referer]!));
+      const language = (languages[accept] ??= table.code('language', primaryLanguage(strings[accept]!)));
       const pair = ip * strings.length + ua;
       let visitor = visitors.get(pair);
       if (visitor === undefined) visitors.set(pair, (visitor = hashOf(`${normalizeIp(strings[ip]!)}\n${strings[ua]}`)));
@@ -105,6 +109,8 @@ export function clickAggregator(secret: string, options: { visitLog: boolean } =
       bump(counts, country);
       bump(counts, agent.browser);
       bump(counts, agent.os);
+      bump(counts, agent.deviceCode);
+      bump(counts, language);
       bump(counts, referrer.host);
       if (referrer.social >= 0) bump(counts, referrer.social);
     }
@@ -152,7 +158,9 @@ function compareLabels(a: Label, b: Label): number {
 
 function parseAgent(table: LabelTable, userAgent: string): AgentCodes {
   const agent = describeAgent(userAgent);
-  return agent.bot ? null : { browser: table.code('browser', agent.browser), os: table.code('os', agent.os), device: deviceKind(agent.device) };
+  if (agent.bot) return null;
+  const device = deviceKind(agent.device);
+  return { browser: table.code('browser', agent.browser), os: table.code('os', agent.os), device, deviceCode: table.code('device', device) };
 }
 
 function parseReferrer(table: LabelTable, referer: string): ReferrerCodes {

@@ -15,7 +15,7 @@ export interface VisitBatch {
   hours: Uint32Array;
   /** Per visit: the second it was served in (seconds since 1970), for the visit log. */
   seconds: Uint32Array;
-  /** Per visit: indexes into `strings` of its ip, user agent, referer and the target rule that applied. */
+  /** Per visit: indexes into `strings` of its ip, user agent, referer, the target rule that applied and its Accept-Language. */
   fields: Uint32Array;
   strings: string[];
 }
@@ -25,11 +25,13 @@ export interface Visit {
   ip: string;
   userAgent: string;
   referer: string;
+  /** The Accept-Language header, counted as the visitor's first language; empty or absent counts `Unknown`. */
+  acceptLanguage?: string;
   /** When it was served (ms), if the caller read the clock already; else the recorder reads it. */
   now?: number;
 }
 
-export const FIELDS = 4;
+export const FIELDS = 5;
 /** The rule of a visit served the target's own destination (a QR code's, a campaign's, a link's without a matching target). */
 export const DEFAULT_RULE = 'default';
 export const KINDS: readonly TargetKind[] = ['link', 'qr'];
@@ -60,6 +62,7 @@ export class VisitBuffer {
     this.fields[at * FIELDS + 1] = this.intern(visit.userAgent);
     this.fields[at * FIELDS + 2] = this.intern(visit.referer);
     this.fields[at * FIELDS + 3] = this.intern(rule);
+    this.fields[at * FIELDS + 4] = this.intern(visit.acceptLanguage ?? '');
   }
 
   /** The visits so far as a batch of their own; the buffer starts over empty. */

@@ -191,7 +191,7 @@ describe.skipIf(!chromiumPresent())('links table and import/export in Chromium',
     expect(await value('Channel')).toBe('News');
     // In the viewer's zone and locale, as the form's "Your local time" says; not yet expired.
     const local = await page.evaluate(() =>
-      new Date('2031-05-06T07:08:09Z').toLocaleString('en', {
+      new Date('2031-05-06T07:08:09Z').toLocaleString(undefined, {
         year: 'numeric',
         month: 'short',
         day: 'numeric',

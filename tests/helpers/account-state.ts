@@ -159,6 +159,8 @@ const COUNTERS = new Set([
   'topReferrers',
   'topBrowsers',
   'topOs',
+  'topDevices',
+  'topLanguages',
   'socialCount',
 ]);
 

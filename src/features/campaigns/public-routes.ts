@@ -33,6 +33,7 @@ export const campaignPublicRoutes: Feature = async (app, { ctx }) => {
           ip: req.ip,
           userAgent: header(req, 'user-agent'),
           referer: header(req, 'referer'),
+          acceptLanguage: header(req, 'accept-language'),
         });
       }
       return reply.header('cache-control', 'no-store').redirect(target.url, 302);

@@ -104,6 +104,13 @@ export const LinkStats = Type.Object({
   topReferrers: Counts,
   topBrowsers: Counts,
   topOs: Counts,
+  topDevices: Type.Union(Counts.anyOf, {
+    description: 'Extension: device kind (`desktop`, `mobile`, `tablet`, `other`) → clicks; 0 when there is nothing',
+  }),
+  topLanguages: Type.Union(Counts.anyOf, {
+    description:
+      "Extension: the visitor's first Accept-Language language as a primary subtag (`fr`), or `Unknown`, → clicks; 0 when there is nothing",
+  }),
   socialCount: Type.Record(Type.String(), Type.Integer(), {
     description:
       'Visits referred by each social network; always has facebook, twitter and instagram. Search engines (Google, Bing, …) are not social networks.',

@@ -69,6 +69,7 @@ export const qrPublicRoutes: Feature = async (app, { ctx }) => {
           ip: req.ip,
           userAgent: req.headers['user-agent'] ?? '',
           referer: req.headers.referer ?? '',
+          acceptLanguage: req.headers['accept-language'] ?? '',
         });
       }
       // Every scan must reach us to be counted, and the destination may change.

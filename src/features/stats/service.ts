@@ -14,6 +14,9 @@ export interface Stats {
   topReferrers: LabelCounts;
   topBrowsers: LabelCounts;
   topOs: LabelCounts;
+  /** Extension: device kinds (`desktop`, `mobile`, `tablet`, `other`) and visitors' first languages (`fr`, `Unknown`). */
+  topDevices: LabelCounts;
+  topLanguages: LabelCounts;
   socialCount: Record<string, number>;
 }
 
@@ -45,6 +48,8 @@ export async function readStats({ db }: { db: Db }, kind: TargetKind, id: number
     topReferrers: labelCounts(referrers),
     topBrowsers: labelCounts(top('browser')),
     topOs: labelCounts(top('os')),
+    topDevices: labelCounts(top('device')),
+    topLanguages: labelCounts(top('language')),
     socialCount: { ...Object.fromEntries(socialKeys.map((key) => [key, 0])), ...counts(top('social', SOCIAL_MAX).filter(isSocial)) },
   };
 }

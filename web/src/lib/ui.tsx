@@ -68,25 +68,28 @@ export function Field({ id, label, hint, children }: { id: string; label: string
   );
 }
 
+/** The viewer's own locale (the browser's language) for every number and date the dashboard shows. */
+const LOCALE = undefined;
+
 export function formatNumber(value: number | string): string {
-  return Number(value).toLocaleString('en');
+  return Number(value).toLocaleString(LOCALE);
 }
 
 /** `click` or `clicks` as the count asks, for the words beside a formatted number. */
 export const plural = (count: number | string, one: string, many = `${one}s`) => (Number(count) === 1 ? one : many);
 
 const DAY = { year: 'numeric', month: 'short', day: 'numeric' } as const;
+/** The one format of a moment: the date as DAY, then the time to the second on a 24-hour clock. */
+export const DATE_TIME = { ...DAY, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' } as const;
 
 /** API timestamps are UTC `YYYY-MM-DD HH:MM:SS`; shown as a date in the person's locale. */
 export function formatDate(value: string | null | undefined): string {
-  return formatTimestamp(value, (date) => date.toLocaleDateString('en', DAY));
+  return formatTimestamp(value, (date) => date.toLocaleDateString(LOCALE, DAY));
 }
 
 /** A UTC `YYYY-MM-DD HH:MM:SS` timestamp as a date and time to the second in the person's time zone. */
 export function formatDateTime(value: string | null | undefined): string {
-  return formatTimestamp(value, (date) =>
-    date.toLocaleString('en', { ...DAY, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }),
-  );
+  return formatTimestamp(value, (date) => date.toLocaleString(LOCALE, DATE_TIME));
 }
 
 function formatTimestamp(value: string | null | undefined, format: (date: Date) => string): string {
@@ -109,7 +112,7 @@ export function formatRelative(value: string, now = Date.now()): string {
   const date = new Date(`${value.replace(' ', 'T')}Z`);
   if (Number.isNaN(date.getTime())) return value;
   const seconds = Math.round((date.getTime() - now) / 1000);
-  const words = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+  const words = new Intl.RelativeTimeFormat(LOCALE, { numeric: 'auto' });
   for (const [unit, size] of UNITS) if (Math.abs(seconds) >= size) return words.format(Math.trunc(seconds / size), unit);
   return Math.abs(seconds) < 45 ? 'just now' : words.format(Math.sign(seconds), 'minute');
 }

@@ -1,6 +1,9 @@
 import { memoize } from '../../../lib/bounded-cache.js';
 import { countryOf } from '../../../infra/geo.js';
 import { deviceNames } from '../../../lib/visitor.js';
+import { preferredLanguages } from '../../../lib/languages.js';
+
+export { normalizeLanguage } from '../../../lib/languages.js';
 
 /** A destination a target rule chose, with the rule's name for the visit log (`device:iphone`, `language:fr`, `geo:us`). */
 export interface Target {
@@ -24,10 +27,6 @@ export interface Visitor {
   userAgent: string;
   acceptLanguage: string;
   ip: string;
-}
-
-export function normalizeLanguage(code: string): string {
-  return code.trim().toLowerCase().replace(/_/g, '-');
 }
 
 /** Device, then language, then location: the first that matches picks the destination. */
@@ -68,29 +67,5 @@ function byLocation(locations: Map<string, Target>, ip: string): Target | undefi
   return locations.get(country.name.toLowerCase()) ?? locations.get(country.code.toLowerCase());
 }
 
-const MAX_LANGUAGES = 16;
-
 // Browsers send a handful of distinct headers: parse each once, not on every targeted visit.
 const languagesOf = memoize(preferredLanguages, 2_000, 256);
-
-/**
- * Accept-Language tags, lower-case, highest q first (ties keep header order); `*`, q=0 and malformed
- * entries are dropped. Only the first entries count, so a huge header costs no more than a small one.
- */
-export function preferredLanguages(header: string): string[] {
-  const entries: Array<{ tag: string; q: number; i: number }> = [];
-  const parts = header.split(',', MAX_LANGUAGES);
-  for (let i = 0; i < parts.length; i++) {
-    const [rawTag, ...params] = parts[i]!.split(';');
-    const tag = normalizeLanguage(rawTag!);
-    if (!/^[a-z]{1,8}(?:-[a-z0-9]{1,8})*$/.test(tag)) continue;
-    let q = 1;
-    for (const param of params) {
-      const m = /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(param);
-      if (m) q = Number(m[1]);
-    }
-    if (q > 0) entries.push({ tag, q, i });
-  }
-  entries.sort((a, b) => b.q - a.q || a.i - b.i);
-  return entries.map((e) => e.tag);
-}

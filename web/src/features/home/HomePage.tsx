@@ -4,14 +4,16 @@ import { getData } from '../../lib/api.js';
 import type { LatestVisitsBody, SeriesPoint } from '../../lib/types.js';
 import { ErrorNote, formatNumber, Loading, PageTitle, plural } from '../../lib/ui.js';
 import { linkKeys, listLinks } from '../links/api.js';
+import { LIVE } from '../stats/live.js';
 import { SeriesSection } from '../stats/SeriesSection.js';
 import { VisitsTable } from '../stats/VisitsTable.js';
 
-/** The account at a glance: all clicks over time, the most clicked links and the latest visits. */
+/** The account at a glance: all clicks over time, the most clicked links and the latest visits, kept up to date. */
 export default function HomePage() {
   const top = useQuery({
     queryKey: linkKeys.list({ page: 1, limit: 10, order: 'click', q: '' }),
     queryFn: () => listLinks({ page: 1, limit: 10, order: 'click', q: '' }),
+    ...LIVE,
   });
   return (
     <>
@@ -57,7 +59,7 @@ const shown = (url: string) => url.replace(/^https?:\/\//, '');
 
 /** The latest visits of all the account's links and QR codes, each naming and linking what was visited. */
 function LatestVisits() {
-  const latest = useQuery({ queryKey: ['visits', 'latest'], queryFn: () => getData<LatestVisitsBody>('/visits', { limit: 15 }) });
+  const latest = useQuery({ queryKey: ['visits', 'latest'], queryFn: () => getData<LatestVisitsBody>('/visits', { limit: 15 }), ...LIVE });
   return (
     <section className="panel" aria-labelledby="latest-h">
       <h2 id="latest-h">Latest visits</h2>

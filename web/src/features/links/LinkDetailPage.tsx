@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
 import { ConfirmButton } from '../../lib/ConfirmButton.js';
 import { ErrorNote, Loading, PageTitle } from '../../lib/ui.js';
+import { LIVE } from '../stats/live.js';
 import { SeriesSection } from '../stats/SeriesSection.js';
 import { StatsPanels } from '../stats/StatsPanels.js';
 import { RecentVisits } from '../stats/VisitsTable.js';
@@ -10,7 +11,8 @@ import { LinkSummary } from './LinkSummary.js';
 
 /** One link: what it does, its clicks over time, where its visitors come from, and its recent visits. */
 export default function LinkDetailPage({ id }: { id: number }) {
-  const link = useQuery({ queryKey: linkKeys.detail(id), queryFn: () => getLink(id) });
+  // Its totals and label maps refresh with the chart and the visits (figures only; the summary changes on edit).
+  const link = useQuery({ queryKey: linkKeys.detail(id), queryFn: () => getLink(id), ...LIVE });
   const client = useQueryClient();
   const [, navigate] = useLocation();
   const remove = useMutation({

@@ -1,7 +1,5 @@
 import { useId } from 'react';
-import { PRESETS, presetPeriod, type Interval, type Period, type Range } from './range.js';
-
-const INTERVALS: Interval[] = ['hour', 'day', 'week', 'month'];
+import { INTERVALS, PRESETS, presetPeriod, type Interval, type Period, type Range } from './range.js';
 
 /** A preset or own dates, and the bucket size; hourly spans are limited by the server (it says so if too long). */
 export function RangePicker({ period, onChange }: { period: Period; onChange(period: Period): void }) {

@@ -1,8 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import type { SeriesPoint } from '../../lib/types.js';
 import { ErrorNote, Loading } from '../../lib/ui.js';
-import { defaultPeriod, lastHours, PRESETS, type Period, type Range } from './range.js';
+import { LIVE, REFRESH_MS, usePeriod } from './live.js';
+import { lastHours, PRESETS, type Range } from './range.js';
 import { RangePicker } from './RangePicker.js';
 
 const ClicksChart = lazy(() => import('./ClicksChart.js').then((m) => ({ default: m.ClicksChart })));
@@ -17,13 +18,13 @@ export function SeriesSection({
   queryKey: readonly unknown[];
   load(range: Range): Promise<SeriesPoint[]>;
 }) {
-  const [period, setPeriod] = useState<Period>(defaultPeriod);
+  const [period, setPeriod] = usePeriod();
   const { range } = period;
-  const series = useQuery({ queryKey: [...queryKey, 'series', range], queryFn: () => load(range), placeholderData: keepPreviousData });
+  const series = useQuery({ queryKey: [...queryKey, 'series', range], queryFn: () => load(range), placeholderData: keepPreviousData, ...LIVE });
   const hours = period.preset === null ? undefined : PRESETS[period.preset]?.hours;
   const points = useMemo(() => (series.data && hours ? lastHours(series.data, hours) : series.data), [series.data, hours]);
   return (
-    <section className="panel" aria-labelledby="series-h">
+    <section className="panel" aria-labelledby="series-h" data-refresh-ms={REFRESH_MS}>
       <h2 id="series-h">{title}</h2>
       <RangePicker period={period} onChange={setPeriod} />
       <ErrorNote error={series.error} />

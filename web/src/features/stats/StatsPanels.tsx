@@ -7,10 +7,26 @@ export interface LabelStats {
   topReferrers: Counts;
   topBrowsers: Counts;
   topOs: Counts;
+  /** Links only (QR codes' statistics do not count them). */
+  topDevices?: Counts;
+  topLanguages?: Counts;
   socialCount: Record<string, number>;
 }
 
-/** The all-time label maps of a link or QR code: the map and table of countries, then referrers, browsers, OS, social. */
+const DEVICES: Record<string, string> = { desktop: 'Desktop', mobile: 'Mobile', tablet: 'Tablet', other: 'Other' };
+const deviceName = (kind: string) => DEVICES[kind] ?? kind;
+
+/** A language code in the viewer's own language ("French" for `fr`), the code itself when unknown. */
+function languageName(code: string): string {
+  if (code === 'Unknown') return code;
+  try {
+    return new Intl.DisplayNames(undefined, { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code; // a code Intl does not accept
+  }
+}
+
+/** The all-time label maps of a link or QR code: the map and table of countries, then referrers, browsers, OS, devices, languages, social. */
 export function StatsPanels({ stats }: { stats: LabelStats }) {
   return (
     <>
@@ -23,6 +39,8 @@ export function StatsPanels({ stats }: { stats: LabelStats }) {
         <CountsTable title="Referrers" label="Referrer" counts={stats.topReferrers} />
         <CountsTable title="Browsers" label="Browser" counts={stats.topBrowsers} />
         <CountsTable title="Operating systems" label="OS" counts={stats.topOs} />
+        {'topDevices' in stats && <CountsTable title="Device types" label="Device" counts={stats.topDevices} name={deviceName} />}
+        {'topLanguages' in stats && <CountsTable title="Languages" label="Language" counts={stats.topLanguages} name={languageName} />}
         <CountsTable title="Social networks" label="Network" counts={stats.socialCount} />
       </div>
     </>

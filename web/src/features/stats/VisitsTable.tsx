@@ -3,6 +3,8 @@ import { useState, type ReactNode } from 'react';
 import { getData } from '../../lib/api.js';
 import type { ListBody, Visit } from '../../lib/types.js';
 import { ErrorNote, formatDateTime, Loading, Pagination } from '../../lib/ui.js';
+import { LIVE } from './live.js';
+import './stats.css';
 
 const PAGE_SIZE = 20;
 
@@ -13,13 +15,14 @@ export interface TargetColumn<T> {
 }
 
 /**
- * Visits newest first, one row each: when, optionally what was visited, and the visitor's labels. The table
- * scrolls sideways inside its frame at phone width; the frame is focusable so a keyboard can scroll it too.
+ * Visits newest first, one row each: when, optionally what was visited, and the visitor's labels. At phone width
+ * each row is a card of labelled lines, so the table never makes the page wider than the screen; the frame is
+ * focusable so a keyboard can scroll it at widths where the row is still wider than the card.
  */
 export function VisitsTable<T extends Visit>({ visits, labelledBy, target }: { visits: T[]; labelledBy: string; target?: TargetColumn<T> }) {
   return (
-    <div className="table-wrap" tabIndex={0} role="region" aria-labelledby={labelledBy}>
-      <table className="visits">
+    <div className="table-wrap stack-wrap" tabIndex={0} role="region" aria-labelledby={labelledBy}>
+      <table className="visits stack">
         <thead>
           <tr>
             <th scope="col">Time</th>
@@ -34,17 +37,21 @@ export function VisitsTable<T extends Visit>({ visits, labelledBy, target }: { v
         <tbody>
           {visits.map((visit, i) => (
             <tr key={i}>
-              <td>
+              <td data-label="Time">
                 <time dateTime={`${visit.date.replace(' ', 'T')}Z`}>{formatDateTime(visit.date)}</time>
               </td>
-              {target && <td className="url">{target.cell(visit)}</td>}
-              <td>{visit.country}</td>
-              <td className="url" title={visit.referrer}>
+              {target && (
+                <td className="url" data-label={target.label}>
+                  {target.cell(visit)}
+                </td>
+              )}
+              <td data-label="Country">{visit.country}</td>
+              <td className="url" title={visit.referrer} data-label="Referrer">
                 {visit.referrer}
               </td>
-              <td>{visit.browser}</td>
-              <td>{visit.os}</td>
-              <td>{visit.device}</td>
+              <td data-label="Browser">{visit.browser}</td>
+              <td data-label="OS">{visit.os}</td>
+              <td data-label="Device">{visit.device}</td>
             </tr>
           ))}
         </tbody>
@@ -60,6 +67,7 @@ export function RecentVisits({ title, path, queryKey }: { title: string; path: s
     queryKey: [...queryKey, 'visits', page],
     queryFn: () => getData<ListBody<'visits', Visit>>(`${path}/visits`, { page, limit: PAGE_SIZE }),
     placeholderData: keepPreviousData,
+    ...LIVE,
   });
   return (
     <section className="panel" aria-labelledby="visits-h">
