@@ -6,6 +6,7 @@ import { CopyButton } from '../../lib/CopyButton.js';
 import type { LinkEntry } from '../../lib/types.js';
 import { ErrorNote, formatDate, formatNumber } from '../../lib/ui.js';
 import { deleteLink, linkKeys } from './api.js';
+import { Sparkline, SPARK_DAYS, useSparklines } from './Sparkline.js';
 
 interface Props {
   links: LinkEntry[];
@@ -39,6 +40,7 @@ function SelectAll({ links, selected, onSelect }: Props) {
 export function LinksTable({ links, selected, onSelect }: Props) {
   const client = useQueryClient();
   const remove = useMutation({ mutationFn: deleteLink, onSuccess: () => client.invalidateQueries({ queryKey: linkKeys.all }) });
+  const lines = useSparklines(links.map((link) => link.id));
   return (
     <>
       <ErrorNote error={remove.error} />
@@ -54,6 +56,7 @@ export function LinksTable({ links, selected, onSelect }: Props) {
               <th scope="col" className="num">
                 Clicks
               </th>
+              <th scope="col">Last {SPARK_DAYS} days</th>
               <th scope="col">Created</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
@@ -82,6 +85,9 @@ export function LinksTable({ links, selected, onSelect }: Props) {
                   {link.longurl}
                 </td>
                 <td className="num">{formatNumber(link.clicks)}</td>
+                <td className="spark-cell">
+                  <Sparkline values={lines.data?.sparklines[link.id]} />
+                </td>
                 <td>{formatDate(link.date)}</td>
                 <td className="row-actions">
                   <Link href={`/links/${link.id}/edit`} className="button small secondary" aria-label={`Edit ${link.alias}`}>
