@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPassword } from '../../src/features/account/service.js';
 import { chromiumPresent, useBrowserRig } from '../helpers/browser.js';
 import { ensureWebBuilt } from '../helpers/build.js';
@@ -153,12 +153,18 @@ describe.skipIf(!chromiumPresent())('dashboard look in Chromium', () => {
     expect(await page.locator('[role=status].skeleton').count()).toBe(0);
   });
 
-  it('says what to do next on every empty list of a fresh account', async () => {
-    const fresh = await rig.server.user();
-    await setPassword(rig.server.ctx, fresh.email, PASSWORD);
-    const newcomer = await rig.newPage();
-    const errors = watchConsole(newcomer);
-    await signIn(newcomer, fresh.email, '/links');
+  describe('a fresh account', () => {
+    let newcomer: Page;
+    let errors: string[];
+    beforeAll(async () => {
+      const fresh = await rig.server.user();
+      await setPassword(rig.server.ctx, fresh.email, PASSWORD);
+      newcomer = await rig.newPage();
+      errors = watchConsole(newcomer);
+      await signIn(newcomer, fresh.email, '/links');
+    }, 60_000);
+    afterAll(() => newcomer.context().close());
+
     const lists: Array<[string, string, string, string]> = [
       ['/links', 'No links yet', 'Create a link', '/app/links/new'],
       ['/qr', 'No QR codes yet', 'Create a QR code', '/app/qr/new'],
@@ -171,26 +177,29 @@ describe.skipIf(!chromiumPresent())('dashboard look in Chromium', () => {
       ['/pixels', 'No pixels yet', 'Add a pixel', '#new-type'],
     ];
     for (const [path, title, cta, href] of lists) {
-      await newcomer.goto(app(path));
-      await settle(newcomer);
-      const empty = newcomer.locator('.empty-state');
-      await eventually(() => empty.locator('.empty-title').textContent()).toBe(title);
-      const action = empty.locator('a.button', { hasText: cta });
-      expect(await action.getAttribute('href'), path).toBe(href);
-      const name = `look-empty${path.replace('/', '-')}`;
-      await capture(newcomer, name, axe);
-      await captureDark(newcomer, `${name}-dark`, axe, (dark) => dark.locator('.empty-state').waitFor());
+      it(`says what to do next on the empty ${path} list`, async () => {
+        await newcomer.goto(app(path));
+        await settle(newcomer);
+        const empty = newcomer.locator('.empty-state');
+        await eventually(() => empty.locator('.empty-title').textContent()).toBe(title);
+        const action = empty.locator('a.button', { hasText: cta });
+        expect(await action.getAttribute('href'), path).toBe(href);
+        const name = `look-empty${path.replace('/', '-')}`;
+        await capture(newcomer, name, axe);
+        await captureDark(newcomer, `${name}-dark`, axe, (dark) => dark.locator('.empty-state').waitFor());
+      }, 120_000);
     }
-    // The form lists' action takes the keyboard to the form's first field.
-    await newcomer.goto(app('/domains'));
-    await newcomer.click('.empty-state a.button');
-    expect(await newcomer.evaluate<string>('document.activeElement.id')).toBe('new-domain');
-    await newcomer.goto(app('/links'));
-    await newcomer.click('.empty-state a.button');
-    await newcomer.waitForURL(app('/links/new'));
-    expect(errors).toEqual([]);
-    await newcomer.context().close();
-  }, 240_000);
+
+    it("takes the keyboard to a form list's first field, and a page list to its new page", async () => {
+      await newcomer.goto(app('/domains'));
+      await newcomer.click('.empty-state a.button');
+      expect(await newcomer.evaluate<string>('document.activeElement.id')).toBe('new-domain');
+      await newcomer.goto(app('/links'));
+      await newcomer.click('.empty-state a.button');
+      await newcomer.waitForURL(app('/links/new'));
+      expect(errors).toEqual([]);
+    }, 60_000);
+  });
 
   it('has no serious accessibility violations and a clean console', () => {
     for (const [name, violations] of Object.entries(axe)) expect(violations, name).toEqual([]);
