@@ -22,7 +22,7 @@ export default function QrListPage() {
       {list.isPending && <Loading />}
       {list.data?.qrs.length === 0 && (
         <EmptyState title="No QR codes yet" action={{ label: 'Create a QR code', href: '/qr/new' }}>
-          A QR code opens a link, a text, an e-mail or a phone call when scanned; its scans are counted here.
+          Make a code people scan with their phone to open a link, write an e-mail, call you or save your contact card.
         </EmptyState>
       )}
       {list.data && list.data.qrs.length > 0 && (
