@@ -101,3 +101,28 @@ export async function daySums(db: Db, scope: SeriesScope, fromDay: number, toDay
   }
   return sums;
 }
+
+type TargetRow = { target: number | string; bucket: number | string; clicks: number | string };
+
+/**
+ * Clicks per target and UTC day from `fromDay` to `toDay`, for many targets in one read (the links list's
+ * sparklines): rolled-up days plus the hours not rolled up yet. Answers target id → day → clicks.
+ */
+export async function dayClicksPerTarget(db: Db, kind: TargetKind, ids: RawBuilder<unknown>, fromDay: number, toDay: number) {
+  const [fromHour, toHour] = [fromDay * 24, toDay * 24 + 23];
+  const { rows } = await sql<TargetRow>`select target, bucket, sum(clicks) as clicks from (
+      select target_id as target, day as bucket, clicks from click_days
+        where target_kind = ${kind} and target_id in ${ids} and day >= ${fromDay} and day <= ${toDay}
+      union all select target_id, hour / 24, clicks from click_hours
+        where target_kind = ${kind} and target_id in ${ids} and hour >= ${fromHour} and hour <= ${toHour}
+      union all select target_id, hour / 24, hour_clicks from click_summaries
+        where target_kind = ${kind} and target_id in ${ids} and hour >= ${fromHour} and hour <= ${toHour} and hour_clicks > 0
+    ) t group by target, bucket`.execute(db);
+  const sums = new Map<number, Map<number, number>>();
+  for (const row of rows) {
+    const days = sums.get(Number(row.target)) ?? new Map<number, number>();
+    days.set(Number(row.bucket), Number(row.clicks));
+    sums.set(Number(row.target), days);
+  }
+  return sums;
+}

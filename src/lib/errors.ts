@@ -243,6 +243,14 @@ export const ERRORS = catalogue({
     about: 'Not an e-mail address.',
   },
 
+  // Changes to every link a filter matches.
+  bulk_too_large: {
+    status: 400,
+    message: (matched: number, max: number) =>
+      `The filter matches ${matched.toLocaleString('en')} ${matched === 1 ? 'link' : 'links'}; one request changes at most ${max.toLocaleString('en')}. Narrow the filter and send it again.`,
+    about: 'A change by filter (POST /api/urls/bulk/apply) matches more links than one request may touch (10000); nothing was changed.',
+  },
+
   // Click series.
   series_range_invalid: {
     status: 400,

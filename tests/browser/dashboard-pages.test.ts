@@ -186,7 +186,7 @@ describe.skipIf(!chromiumPresent())('custom pages in the dashboard, and the publ
     await page.click('nav >> text=Splash pages');
     await page.click('button:text("Delete")');
     await page.click('button:text("Delete Spring promo")');
-    await expect.poll(() => page.textContent('main')).toContain('None yet.');
+    await expect.poll(() => page.textContent('main')).toContain('No splash pages yet');
   });
 
   it('gives the password form, the site root, a campaign list and the 404 page the same look', async () => {

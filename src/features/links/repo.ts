@@ -70,6 +70,19 @@ export async function countLinks(db: Db, userId: number, filter: LinkFilter = {}
   return Number(row.n);
 }
 
+/** Up to `limit` of the account's links that match the filter, oldest first, with what their short URLs need. */
+export function matchingLinks(db: Db, userId: number, filter: LinkFilter, limit: number) {
+  return db
+    .selectFrom('links')
+    .select(['links.id', 'links.alias'])
+    .select(domainAddressOf('links.domain_id'))
+    .where('links.user_id', '=', userId)
+    .where(matches(filter))
+    .orderBy('links.id')
+    .limit(limit)
+    .execute();
+}
+
 /** Parameters per statement stay far below SQLite's and PostgreSQL's limits. */
 const IN_LIST = 500;
 

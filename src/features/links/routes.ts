@@ -2,9 +2,12 @@ import { errorResponses, IdParam, ok, OkMessage } from '../../http/envelopes.js'
 import { accountOf, type Feature } from '../../http/types.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { bodyChecker } from '../../http/validation.js';
+import { applyToMatching } from './write/apply.js';
 import { addLinks, passwordItems } from './write/bulk.js';
 import { TAG_RULES } from '../tags/access.js';
 import {
+  BulkApplied,
+  BulkApplyBody,
   BulkBody,
   BulkCreated,
   LinkBody,
@@ -15,6 +18,7 @@ import {
   LinkListQuery,
   LinkUpdated,
   MAX_BULK,
+  MAX_BULK_APPLY,
   type LinkInput,
 } from './schema.js';
 import { addLink, deleteLink, getLink, listLinks, updateLink } from './service.js';
@@ -105,6 +109,26 @@ export const linkRoutes: Feature = async (app, { ctx }) => {
       await req.chargeUnits(passwordItems(req.body.urls));
       return { error: 0 as const, data: await addLinks(ctx, accountOf(req).userId, req.body.urls, parse) };
     },
+  );
+
+  app.post(
+    '/urls/bulk/apply',
+    {
+      schema: {
+        tags,
+        summary: 'Delete, or add to a campaign or channel, every link a filter matches (extension)',
+        description:
+          '`{"action":"delete"|"campaign"|"channel","campaign":id,"channel":id,"filter":{…}}`: `filter` takes the filters of GET /api/urls ' +
+          '(`q`, `campaign`, `channel`, `domain`; `{}` is every link of yours) and the change applies to every matching link of yours, not one page. ' +
+          'Each link is changed as `DELETE /api/url/{id}/delete`, `POST /api/campaign/{id}/assign/{linkid}` or ' +
+          '`POST /api/channel/{id}/assign/links/{linkid}` would; the answer lists one result per link, oldest first, as `urls/bulk` does, with its `id`. ' +
+          `At most ${MAX_BULK_APPLY} links per request: a filter matching more is refused whole with 400 \`bulk_too_large\` before any link changes. ` +
+          'A filter, campaign or channel that is not yours answers 404 `not_found`.',
+        body: BulkApplyBody,
+        response: { 200: BulkApplied, ...errorResponses },
+      },
+    },
+    async (req) => applyToMatching(ctx, accountOf(req).userId, req.body),
   );
 
   app.put(

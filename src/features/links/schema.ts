@@ -168,3 +168,26 @@ export const BulkCreated = Type.Object({
     description: 'One result per item, in the order sent',
   }),
 });
+
+/** The most links one change by filter touches: beyond it the request is refused whole, so nothing is half done. */
+export const MAX_BULK_APPLY = 10_000;
+const { page: _page, limit: _limit, order: _order, ...filterFields } = LinkListQuery.properties;
+export const BulkApplyBody = Type.Object({
+  action: Type.Union([Type.Literal('delete'), Type.Literal('campaign'), Type.Literal('channel')], {
+    description: '`delete` the links, or add them to the `campaign` or the `channel` named beside',
+  }),
+  campaign: Type.Optional(Id('With `campaign`: the campaign of yours the links move to')),
+  channel: Type.Optional(Id('With `channel`: the channel of yours the links are added to')),
+  filter: Type.Object(filterFields, { description: 'The filters of GET /api/urls (`{}`: every link of yours)' }),
+});
+export const BulkApplied = Type.Object({
+  error: Type.Literal(0),
+  result: Type.Integer({ description: 'How many links matched the filter' }),
+  data: Type.Array(
+    Type.Union([
+      Type.Object({ error: Type.Literal(0), id: Type.Integer(), shorturl: Type.String() }),
+      Type.Object({ error: Type.Literal(1), id: Type.Integer(), shorturl: Type.String(), message: Type.String(), code: Type.String() }),
+    ]),
+    { description: 'One result per matching link, oldest first' },
+  ),
+});

@@ -17,7 +17,7 @@ import { SOCIAL_KEYS, toDetail, toEntry } from './view.js';
 type ListQuery = Static<typeof LinkListQuery>;
 
 /** A filter naming what is not the caller's answers 404, as the account's click series does for its campaign and channel. */
-async function listFilter(ctx: AppContext, userId: number, query: ListQuery): Promise<repo.LinkFilter> {
+export async function listFilter(ctx: AppContext, userId: number, query: ListQuery): Promise<repo.LinkFilter> {
   const filter: repo.LinkFilter = {
     q: query.q,
     tagged: tagList(

@@ -3,6 +3,8 @@ import { accountOf, type Feature } from '../../http/types.js';
 import { MAX_BUCKETS, MAX_HOURLY_DAYS } from './series-buckets.js';
 import { AccountSeriesQuery, SeriesQuery, SeriesResponse } from './series-schema.js';
 import { accountSeries, targetSeries } from './series-service.js';
+import { MAX_SPARKLINE_IDS, SparklineQuery, SparklineResponse } from './sparkline-schema.js';
+import { sparklines } from './sparkline-service.js';
 
 const RULES =
   'Extension. Every bucket from `from` to `to` is listed, oldest first, with 0 where nothing was counted, so a chart draws ' +
@@ -47,5 +49,23 @@ export const seriesRoutes: Feature = async (app, { ctx }) => {
       },
     },
     async (req) => ({ error: 0 as const, data: await accountSeries(ctx, accountOf(req).userId, req.query) }),
+  );
+
+  app.get(
+    '/urls/sparklines',
+    {
+      schema: {
+        tags,
+        summary: 'Daily clicks of many short links at once (extension)',
+        description:
+          `For a list of links, such as a page of GET /api/urls: one request for up to ${MAX_SPARKLINE_IDS} links instead of one ` +
+          'GET /api/url/{id}/clicks per link. Each link of yours among `ids` answers its clicks per UTC day over the last `days` days ' +
+          '(default 7, today included), oldest first; ids that are not yours or do not exist are absent from `sparklines`, not an error. ' +
+          'Counted as the series are (bots left out).',
+        querystring: SparklineQuery,
+        response: { 200: SparklineResponse, ...errorResponses },
+      },
+    },
+    async (req) => ({ error: 0 as const, data: await sparklines(ctx, accountOf(req).userId, req.query) }),
   );
 };

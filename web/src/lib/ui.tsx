@@ -18,11 +18,18 @@ export function PageTitle({ title, children }: { title: string; children?: React
   );
 }
 
-export function Loading({ label = 'Loading…' }: { label?: string }) {
+/**
+ * A placeholder of grey lines where content is coming, announced as `label` (which starts with "Loading": the
+ * browser tests' settle() waits for every such status to go).
+ */
+export function Loading({ label = 'Loading…', lines = 3 }: { label?: string; lines?: number }) {
   return (
-    <p className="muted" role="status">
-      {label}
-    </p>
+    <div className="skeleton" role="status" aria-label={label}>
+      <span className="visually-hidden">{label}</span>
+      {Array.from({ length: lines }, (_, i) => (
+        <span key={i} className="skeleton-line" aria-hidden="true" />
+      ))}
+    </div>
   );
 }
 

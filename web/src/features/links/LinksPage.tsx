@@ -1,12 +1,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
+import { EmptyState } from '../../lib/EmptyState.js';
 import { ErrorNote, formatNumber, Loading, PageTitle, Pagination } from '../../lib/ui.js';
 import { CHOICES_KEY, linkChoices, linkKeys, listLinks } from './api.js';
 import { BulkActions } from './BulkActions.js';
 import { LinkFilters } from './LinkFilters.js';
 import { TagFilters } from './LinkTags.js';
 import { LinksTable } from './LinksTable.js';
+import { SelectMatching } from './SelectMatching.js';
 import { FILTERS, useLinkQuery } from './useLinkQuery.js';
 
 /**
@@ -25,11 +27,16 @@ export default function LinksPage() {
   const list = useQuery({ queryKey: linkKeys.list(query), queryFn: () => listLinks(query), placeholderData: keepPreviousData });
   const choices = useQuery({ queryKey: CHOICES_KEY, queryFn: linkChoices });
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [allMatching, setAllMatching] = useState(false);
   const shown = list.data?.urls ?? [];
   // A selection is of the rows on screen: another page, search or filter starts afresh.
   const listed = shown.map((link) => link.id).join();
-  useEffect(() => setSelected(new Set()), [listed]);
+  useEffect(() => {
+    setSelected(new Set());
+    setAllMatching(false);
+  }, [listed]);
   const select = (ids: number[], on: boolean) => {
+    setAllMatching(false);
     const next = new Set(selected);
     for (const id of ids)
       if (on) next.add(id);
@@ -73,8 +80,35 @@ export default function LinksPage() {
             {query.q && ` matching “${query.q}”`}
             {filtered && ' (filtered)'}
           </p>
-          <BulkActions selected={shown.filter((link) => selected.has(link.id))} choices={choices.data} onDone={() => setSelected(new Set())} />
+          {shown.length > 0 && shown.every((link) => selected.has(link.id)) && (
+            <SelectMatching shown={shown.length} total={list.data.result} all={allMatching} onChange={setAllMatching} />
+          )}
+          <BulkActions
+            selected={shown.filter((link) => selected.has(link.id))}
+            matching={allMatching ? { count: list.data.result, query } : undefined}
+            choices={choices.data}
+            onDone={() => setSelected(new Set())}
+          />
           {shown.length > 0 && <LinksTable links={shown} selected={selected} onSelect={select} />}
+          {list.data.result === 0 &&
+            (query.q || filtered ? (
+              <EmptyState
+                title="No links match"
+                action={{
+                  label: 'Clear search and filters',
+                  onClick: () => {
+                    setText('');
+                    update({ q: '', campaign: '', channel: '', domain: '' });
+                  },
+                }}
+              >
+                Nothing matches this search and these filters. Try other words, or clear them to see every link.
+              </EmptyState>
+            ) : (
+              <EmptyState title="No links yet" action={{ label: 'Create a link', href: '/links/new' }}>
+                Shorten a long address into a link you can share, track and change later. Your links and their clicks are listed here.
+              </EmptyState>
+            ))}
           <Pagination page={list.data.currentpage} maxpage={list.data.maxpage} onPage={(page) => update({ page })} />
         </>
       )}

@@ -7,6 +7,7 @@ import type { LinkEntry } from '../../lib/types.js';
 import { ErrorNote, formatDate, formatNumber } from '../../lib/ui.js';
 import { deleteLink, linkKeys } from './api.js';
 import { RowTags } from './LinkTags.js';
+import { Sparkline, SPARK_DAYS, useSparklines } from './Sparkline.js';
 
 interface Props {
   links: LinkEntry[];
@@ -40,6 +41,7 @@ function SelectAll({ links, selected, onSelect }: Props) {
 export function LinksTable({ links, selected, onSelect }: Props) {
   const client = useQueryClient();
   const remove = useMutation({ mutationFn: deleteLink, onSuccess: () => client.invalidateQueries({ queryKey: linkKeys.all }) });
+  const lines = useSparklines(links.map((link) => link.id));
   return (
     <>
       <ErrorNote error={remove.error} />
@@ -55,6 +57,7 @@ export function LinksTable({ links, selected, onSelect }: Props) {
               <th scope="col" className="num">
                 Clicks
               </th>
+              <th scope="col">Last {SPARK_DAYS} days</th>
               <th scope="col">Created</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
@@ -84,6 +87,9 @@ export function LinksTable({ links, selected, onSelect }: Props) {
                   {link.longurl}
                 </td>
                 <td className="num">{formatNumber(link.clicks)}</td>
+                <td className="spark-cell">
+                  <Sparkline values={lines.data?.sparklines[link.id]} />
+                </td>
                 <td>{formatDate(link.date)}</td>
                 <td className="row-actions">
                   <Link href={`/links/${link.id}/edit`} className="button small secondary" aria-label={`Edit ${link.alias}`}>

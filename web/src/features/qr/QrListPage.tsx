@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { ConfirmButton } from '../../lib/ConfirmButton.js';
+import { EmptyState } from '../../lib/EmptyState.js';
 import { ErrorNote, formatDate, formatNumber, Loading, PageTitle, Pagination } from '../../lib/ui.js';
 import { deleteQr, listQr, qrImage, qrKeys } from './api.js';
 
@@ -20,9 +21,9 @@ export default function QrListPage() {
       <ErrorNote error={list.error ?? remove.error} />
       {list.isPending && <Loading />}
       {list.data?.qrs.length === 0 && (
-        <p>
-          No QR codes yet. <Link href="/qr/new">Create one</Link>.
-        </p>
+        <EmptyState title="No QR codes yet" action={{ label: 'Create a QR code', href: '/qr/new' }}>
+          Make a code people scan with their phone to open a link, write an e-mail, call you or save your contact card.
+        </EmptyState>
       )}
       {list.data && list.data.qrs.length > 0 && (
         <ul className="qr-list">

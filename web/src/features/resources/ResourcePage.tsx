@@ -3,6 +3,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { api, getData } from '../../lib/api.js';
 import { ConfirmButton } from '../../lib/ConfirmButton.js';
+import { EmptyState } from '../../lib/EmptyState.js';
 import type { ListBody } from '../../lib/types.js';
 import { ErrorNote, Field, Loading, PageTitle, Pagination } from '../../lib/ui.js';
 
@@ -203,11 +204,24 @@ export function ResourcePage<T extends { id: number }>({ spec }: { spec: Resourc
       )}
       <ErrorNote error={list.error ?? remove.error} />
       {list.isPending && <Loading />}
-      {list.data && items.length === 0 && <p className="muted">None yet.</p>}
+      {list.data && items.length === 0 && <ResourceEmpty spec={spec} />}
       {items.length > 0 && (
         <ResourceTable spec={spec} items={items} busy={remove.isPending} onEdit={startEdit} onDelete={(item) => remove.mutate(item.id)} />
       )}
       {list.data && <Pagination page={list.data.currentpage} maxpage={list.data.maxpage} onPage={setPage} />}
     </>
+  );
+}
+
+/** None yet: the next step is the page that makes one, or the add form above. */
+function ResourceEmpty<T extends { id: number }>({ spec }: { spec: ResourceSpec<T> }) {
+  const first = spec.fields[0];
+  const action = spec.create ?? (first && { label: `Add a ${spec.noun}`, focus: `new-${first.name}` });
+  return (
+    <EmptyState title={`No ${spec.noun}s yet`} action={action}>
+      {spec.create
+        ? `Make your first ${spec.noun}; it will be listed here.`
+        : `Add your first ${spec.noun} with the form above; it will be listed here.`}
+    </EmptyState>
   );
 }
