@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { setPassword } from '../../src/features/account/service.js';
 import { chromiumPresent, useBrowserRig } from '../helpers/browser.js';
 import { ensureWebBuilt } from '../helpers/build.js';
-import { capture, watchConsole } from '../helpers/dashboard.js';
+import { capture, captureDark, watchConsole } from '../helpers/dashboard.js';
 import { decodeImage } from '../helpers/qr-images.js';
 import { PASSWORD } from '../helpers/session.js';
 
@@ -186,8 +186,31 @@ describe.skipIf(!chromiumPresent())('the link create form in Chromium', () => {
     expect(details.expiry).toBe(sent);
   }, 60_000);
 
+  it('opens, in an edit, the sections that hold a value, shows the country by name, and saves unchanged as it was', async () => {
+    const { id } = await api('POST', '/api/url/add', {
+      url: `${rig.site.url}/edit-me`,
+      geotarget: [{ location: 'Germany', link: `${rig.site.url}/de` }],
+      password: 'secret-1',
+    });
+    const before = await api('GET', `/api/url/${id}`);
+    await page.goto(app(`/links/${id}/edit`));
+    await expect.poll(() => page.inputValue('#url')).toBe(`${rig.site.url}/edit-me`);
+    expect(await page.inputValue('#geo-0-key')).toBe('Germany');
+    expect([await isOpen('Targeting'), await isOpen('Access'), await isOpen('Parameters'), await isOpen('Social card')]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect(await page.textContent('details:has(#expiry) .fold-state')).toBe('Password protected');
+    await captureDark(page, 'create-edit-dark', axe);
+    await page.click('button:text("Save changes")');
+    await page.waitForURL(app(`/links/${id}`));
+    expect(await api('GET', `/api/url/${id}`)).toEqual(before);
+  }, 60_000);
+
   it('found no serious or critical accessibility violation and no console error in any state', () => {
-    expect(Object.keys(axe)).toHaveLength(12);
+    expect(Object.keys(axe)).toHaveLength(14);
     expect(Object.entries(axe).filter(([, v]) => v.length > 0)).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });

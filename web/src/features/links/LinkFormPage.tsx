@@ -19,12 +19,13 @@ export default function LinkFormPage({ id }: { id?: number }) {
   const choices = useQuery({ queryKey: CHOICES_KEY, queryFn: linkChoices });
   const title = id ? 'Edit link' : 'New link';
   if (id === undefined && created > 0) return <LinkCreated id={created} />;
-  if (id !== undefined && !existing.data) {
+  // An edit waits for the choices too, so its selects never show "None" for a campaign whose option is not in yet.
+  if (id !== undefined && (!existing.data || choices.isPending)) {
     return (
       <>
         <PageTitle title={title} />
         <ErrorNote error={existing.error} />
-        {existing.isPending && <Loading />}
+        {(existing.isPending || choices.isPending) && <Loading />}
       </>
     );
   }

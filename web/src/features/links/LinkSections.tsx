@@ -145,6 +145,7 @@ export function ParameterFields({ form, set }: SectionProps) {
         keyLabel="Name"
         valueLabel="Value"
         valueType="text"
+        noun="parameter"
         onChange={(r) => set('parameters', r)}
       />
     </>

@@ -12,12 +12,23 @@ interface TargetRowsProps {
   /** Suggestions for the key (a datalist), or `countries` for the searchable country list. */
   keyList?: string[] | 'countries';
   valueType?: 'url' | 'text';
+  /** What one row is, for its add and remove buttons; the key's label by default. */
+  noun?: string;
   onChange(rows: Row[]): void;
 }
 
 /** Pairs of texts (a target and its URL, a parameter and its value), each input with its own error beside it. */
-export function TargetRows({ legend, id, rows, keyLabel, valueLabel, keyList, valueType = 'url', onChange }: TargetRowsProps) {
-  const noun = keyLabel.toLowerCase();
+export function TargetRows({
+  legend,
+  id,
+  rows,
+  keyLabel,
+  valueLabel,
+  keyList,
+  valueType = 'url',
+  noun = keyLabel.toLowerCase(),
+  onChange,
+}: TargetRowsProps) {
   const set = (i: number, row: Partial<Row>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...row } : r)));
   const listed = Array.isArray(keyList);
   return (
