@@ -10,12 +10,8 @@ interface CountryComboboxProps {
   'aria-describedby'?: string;
 }
 
-/**
- * A text box that suggests countries as one types (the ARIA combobox pattern): arrows move through the
- * list, Enter or a click picks, Escape closes. Picking stores the name the spec's `location` takes.
- */
-export function CountryCombobox({ id, value, onChange, ...aria }: CountryComboboxProps) {
-  const listId = useId();
+/** The text typed, the suggestions it opens and the one marked, reporting the location each change stands for. */
+function useCountrySearch(value: string, onChange: (value: string) => void) {
   const [text, setText] = useState(() => countryLabel(value));
   const [seen, setSeen] = useState(value);
   const [open, setOpen] = useState(false);
@@ -25,7 +21,6 @@ export function CountryCombobox({ id, value, onChange, ...aria }: CountryCombobo
     setSeen(value);
     setText(countryLabel(value));
   }
-  const options = open ? searchCountries(text) : [];
   const report = (next: string) => {
     setSeen(next);
     onChange(next);
@@ -42,20 +37,35 @@ export function CountryCombobox({ id, value, onChange, ...aria }: CountryCombobo
     setOpen(false);
     report(locationOf(country));
   };
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      if (!open) return setOpen(true);
-      const step = event.key === 'ArrowDown' ? 1 : -1;
-      setActive((i) => (i + step + options.length) % Math.max(options.length, 1));
-    } else if (event.key === 'Enter' && open && options[active]) {
-      event.preventDefault();
-      pick(options[active]);
-    } else if (event.key === 'Escape' && open) {
-      event.preventDefault();
-      setOpen(false);
-    }
-  };
+  return { text, open, setOpen, active, setActive, options: open ? searchCountries(text) : [], type, pick };
+}
+
+type Search = ReturnType<typeof useCountrySearch>;
+
+/** Arrows move through the list (opening it), Enter picks the marked country, Escape closes. */
+function onKey(event: KeyboardEvent, { open, setOpen, options, active, setActive, pick }: Search) {
+  if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+    event.preventDefault();
+    if (!open) return setOpen(true);
+    const step = event.key === 'ArrowDown' ? 1 : -1;
+    setActive((i) => (i + step + options.length) % Math.max(options.length, 1));
+  } else if (event.key === 'Enter' && open && options[active]) {
+    event.preventDefault();
+    pick(options[active]);
+  } else if (event.key === 'Escape' && open) {
+    event.preventDefault();
+    setOpen(false);
+  }
+}
+
+/**
+ * A text box that suggests countries as one types (the ARIA combobox pattern): arrows move through the
+ * list, Enter or a click picks, Escape closes. Picking stores the name the spec's `location` takes.
+ */
+export function CountryCombobox({ id, value, onChange, ...aria }: CountryComboboxProps) {
+  const listId = useId();
+  const search = useCountrySearch(value, onChange);
+  const { text, options, active } = search;
   const expanded = options.length > 0;
   return (
     <div className="combo">
@@ -69,9 +79,9 @@ export function CountryCombobox({ id, value, onChange, ...aria }: CountryCombobo
         autoComplete="off"
         placeholder="Type a country"
         value={text}
-        onChange={(e) => type(e.target.value)}
-        onKeyDown={onKeyDown}
-        onBlur={() => setOpen(false)}
+        onChange={(e) => search.type(e.target.value)}
+        onKeyDown={(e) => onKey(e, search)}
+        onBlur={() => search.setOpen(false)}
         {...aria}
       />
       <ul id={listId} role="listbox" aria-label="Countries" hidden={!expanded}>
@@ -83,7 +93,7 @@ export function CountryCombobox({ id, value, onChange, ...aria }: CountryCombobo
             aria-selected={i === active}
             // Keeps the focus in the box, so the click is not lost to its blur.
             onMouseDown={(e) => e.preventDefault()}
-            onClick={() => pick(country)}
+            onClick={() => search.pick(country)}
           >
             {country.name} <span className="muted small">{country.code}</span>
           </li>

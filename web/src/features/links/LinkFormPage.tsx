@@ -7,8 +7,8 @@ import { EMPTY_FORM, formOfLink, withScheme, type FieldName, type LinkForm } fro
 import { ErrorsContext, FormField } from './FormField.js';
 import { LinkCreated } from './LinkCreated.js';
 import { GroupingFields } from './LinkGrouping.js';
-import { AccessFields, ParameterFields, Section, SocialFields, TargetingFields, type Setter } from './LinkSections.js';
-import { sectionSummaries } from './summaries.js';
+import { AccessFields, ParameterFields, Section, SocialFields, TargetingFields, type SectionProps, type Setter } from './LinkSections.js';
+import { sectionSummaries, type SectionName } from './summaries.js';
 import { useLinkSave } from './useLinkSave.js';
 import './LinkForm.css';
 
@@ -56,29 +56,12 @@ function LinkEditor({ id, initial, choices }: { id?: number; initial: LinkForm; 
   };
   // Sections that hold a value when an edit starts are open; the summaries say what each holds as it changes.
   const [opened] = useState(() => (id ? sectionSummaries(initial, choices) : null));
-  const summary = sectionSummaries(form, choices);
-  const open = (name: keyof typeof summary) => Boolean(opened?.[name]);
-  const sectionProps = { form, set };
   const verb = id ? 'Save changes' : 'Create link';
   return (
     <ErrorsContext.Provider value={saver.errors}>
       <form className="link-form" onSubmit={saver.submit} noValidate ref={saver.formRef}>
         <ShortForm form={form} set={set} choices={choices} />
-        <Section name="targeting" title="Targeting" summary={summary.targeting} open={open('targeting')}>
-          <TargetingFields {...sectionProps} />
-        </Section>
-        <Section name="access" title="Access" summary={summary.access} open={open('access')}>
-          <AccessFields {...sectionProps} editing={id !== undefined} pastExpiry={saver.pastExpiry} confirming={saver.confirming} />
-        </Section>
-        <Section name="parameters" title="Parameters" summary={summary.parameters} open={open('parameters')}>
-          <ParameterFields {...sectionProps} />
-        </Section>
-        <Section name="social" title="Social card" summary={summary.social} open={open('social')}>
-          <SocialFields {...sectionProps} />
-        </Section>
-        <Section name="grouping" title="Grouping and tracking" summary={summary.grouping} open={open('grouping')}>
-          <GroupingFields {...sectionProps} choices={choices} editedType={id ? initial.type : undefined} />
-        </Section>
+        <FoldedSections form={form} set={set} choices={choices} opened={opened} saver={saver} id={id} initial={initial} />
         <ErrorNote error={saver.error} />
         <div className="actions">
           <button type="submit" disabled={saver.pending}>
@@ -129,5 +112,39 @@ function ShortForm({ form, set, choices }: { form: LinkForm; set: Setter; choice
         <input id="title" value={form.title} onChange={(e) => set('title', e.target.value)} />
       </FormField>
     </section>
+  );
+}
+
+interface FoldedProps extends SectionProps {
+  id?: number;
+  initial: LinkForm;
+  choices?: LinkChoices;
+  opened: Record<SectionName, string> | null;
+  saver: ReturnType<typeof useLinkSave>;
+}
+
+/** Targeting, access, parameters, social card and grouping, each folded under a summary of what it holds. */
+function FoldedSections({ id, initial, form, set, choices, opened, saver }: FoldedProps) {
+  const summary = sectionSummaries(form, choices);
+  const open = (name: SectionName) => Boolean(opened?.[name]);
+  const sectionProps = { form, set };
+  return (
+    <>
+      <Section name="targeting" title="Targeting" summary={summary.targeting} open={open('targeting')}>
+        <TargetingFields {...sectionProps} />
+      </Section>
+      <Section name="access" title="Access" summary={summary.access} open={open('access')}>
+        <AccessFields {...sectionProps} editing={id !== undefined} pastExpiry={saver.pastExpiry} confirming={saver.confirming} />
+      </Section>
+      <Section name="parameters" title="Parameters" summary={summary.parameters} open={open('parameters')}>
+        <ParameterFields {...sectionProps} />
+      </Section>
+      <Section name="social" title="Social card" summary={summary.social} open={open('social')}>
+        <SocialFields {...sectionProps} />
+      </Section>
+      <Section name="grouping" title="Grouping and tracking" summary={summary.grouping} open={open('grouping')}>
+        <GroupingFields {...sectionProps} choices={choices} editedType={id ? initial.type : undefined} />
+      </Section>
+    </>
   );
 }

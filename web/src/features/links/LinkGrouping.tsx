@@ -38,25 +38,7 @@ export function GroupingFields({ form, set, choices, editedType }: GroupingProps
             ))}
           </select>
         </FormField>
-        <FormField id="type" label="Redirect type">
-          <select id="type" value={form.type} onChange={(e) => set('type', e.target.value)}>
-            <option value="direct">Direct (302)</option>
-            <option value="frame">Frame</option>
-            <option value="splash">Splash (default page)</option>
-            {choices?.splash.map((s) => (
-              <option key={`s${s.id}`} value={String(s.id)}>
-                Splash: {s.name}
-              </option>
-            ))}
-            {choices?.overlays
-              .filter((o) => editedType === undefined || editedType === `overlay-${o.id}`)
-              .map((o) => (
-                <option key={`o${o.id}`} value={`overlay-${o.id}`}>
-                  Overlay: {o.name}
-                </option>
-              ))}
-          </select>
-        </FormField>
+        <TypeField form={form} set={set} choices={choices} editedType={editedType} />
       </div>
       <fieldset className="pixels" id="pixels" tabIndex={-1} {...pixelsDescribed}>
         <legend>Pixels</legend>
@@ -70,5 +52,30 @@ export function GroupingFields({ form, set, choices, editedType }: GroupingProps
         ))}
       </fieldset>
     </>
+  );
+}
+
+/** Direct, frame, splash (the default page or one of yours), or on creation one of your overlays. */
+function TypeField({ form, set, choices, editedType }: GroupingProps) {
+  return (
+    <FormField id="type" label="Redirect type">
+      <select id="type" value={form.type} onChange={(e) => set('type', e.target.value)}>
+        <option value="direct">Direct (302)</option>
+        <option value="frame">Frame</option>
+        <option value="splash">Splash (default page)</option>
+        {choices?.splash.map((s) => (
+          <option key={`s${s.id}`} value={String(s.id)}>
+            Splash: {s.name}
+          </option>
+        ))}
+        {choices?.overlays
+          .filter((o) => editedType === undefined || editedType === `overlay-${o.id}`)
+          .map((o) => (
+            <option key={`o${o.id}`} value={`overlay-${o.id}`}>
+              Overlay: {o.name}
+            </option>
+          ))}
+      </select>
+    </FormField>
   );
 }
