@@ -48,6 +48,7 @@ describe.skipIf(!chromiumPresent())('visits in the dashboard', () => {
     await page.fill('#custom', 'seen-link');
     await page.fill('#title', 'Autumn sale');
     await page.click('button:text("Create link")');
+    await page.click('text=Open the link’s page');
     await page.waitForURL(/\/app\/links\/\d+$/);
     linkId = Number(page.url().split('/').pop());
     await expect.poll(() => page.textContent('main')).toContain('No visits logged yet.');

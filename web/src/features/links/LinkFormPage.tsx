@@ -1,27 +1,32 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useLocation } from 'wouter';
+import { useQuery } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { Link, useLocation, useSearch } from 'wouter';
 import { ErrorNote, Field, Loading, PageTitle } from '../../lib/ui.js';
-import { addLink, CHOICES_KEY, getLink, linkChoices, linkKeys, updateLink, type LinkChoices } from './api.js';
-import { EMPTY_FORM, formOfLink, linkBody, type FieldName, type LinkForm } from './form.js';
-import { RowsEditor, UtmBuilder } from './RowsEditor.js';
-import { SocialPreview } from './SocialPreview.js';
 import { TagsInput } from '../tags/TagsInput.js';
+import { CHOICES_KEY, getLink, linkChoices, linkKeys, type LinkChoices } from './api.js';
+import { EMPTY_FORM, formOfLink, withScheme, type FieldName, type LinkForm } from './form.js';
+import { ErrorsContext, FormField } from './FormField.js';
+import { LinkCreated } from './LinkCreated.js';
+import { GroupingFields } from './LinkGrouping.js';
+import { AccessFields, ParameterFields, Section, SocialFields, TargetingFields, type SectionProps, type Setter } from './LinkSections.js';
+import { sectionSummaries, type SectionName } from './summaries.js';
+import { useLinkSave } from './useLinkSave.js';
+import './LinkForm.css';
 
-const DEVICES = ['iphone', 'ipad', 'ios', 'android', 'windows', 'macos', 'linux', 'chromeos', 'mobile', 'tablet', 'desktop'];
-const LANGUAGES = ['en', 'de', 'fr', 'es', 'pt', 'pt-br', 'it', 'nl', 'ja', 'zh', 'ko', 'ru', 'ar', 'hi', 'pl', 'tr'];
-
-/** Create (no id) or edit a link with every option of `url/add` and `url/{id}/update`. */
+/** Create (no id) or edit a link with every option of `url/add` and `url/{id}/update`; after a create, its confirmation. */
 export default function LinkFormPage({ id }: { id?: number }) {
+  const created = Number(new URLSearchParams(useSearch()).get('created'));
   const existing = useQuery({ queryKey: linkKeys.detail(id ?? 0), queryFn: () => getLink(id!), enabled: id !== undefined });
   const choices = useQuery({ queryKey: CHOICES_KEY, queryFn: linkChoices });
   const title = id ? 'Edit link' : 'New link';
-  if (id !== undefined && !existing.data) {
+  if (id === undefined && created > 0) return <LinkCreated id={created} />;
+  // An edit waits for the choices too, so its selects never show "None" for a campaign whose option is not in yet.
+  if (id !== undefined && (!existing.data || choices.isPending)) {
     return (
       <>
         <PageTitle title={title} />
         <ErrorNote error={existing.error} />
-        {existing.isPending && <Loading />}
+        {(existing.isPending || choices.isPending) && <Loading />}
       </>
     );
   }
@@ -35,234 +40,114 @@ export default function LinkFormPage({ id }: { id?: number }) {
 }
 
 function LinkEditor({ id, initial, choices }: { id?: number; initial: LinkForm; choices?: LinkChoices }) {
-  const client = useQueryClient();
   const [, navigate] = useLocation();
   const [form, setForm] = useState(initial);
   const changed = useRef(new Set<FieldName>());
-  const set = <K extends FieldName>(name: K, value: LinkForm[K]) => {
+  const saver = useLinkSave({
+    id,
+    form,
+    setForm,
+    changed: changed.current,
+    onSaved: (savedId) => navigate(id ? `/links/${savedId}` : `/links/new?created=${savedId}`),
+  });
+  const set: Setter = (name, value) => {
     changed.current.add(name);
+    saver.clearError(name);
     setForm((f) => ({ ...f, [name]: value }));
   };
-  const save = useMutation({
-    mutationFn: () => (id ? updateLink(id, linkBody(form, changed.current)).then((r) => r.id) : addLink(linkBody(form, null)).then((r) => r.id)),
-    onSuccess: async (savedId) => {
-      await client.invalidateQueries({ queryKey: linkKeys.all });
-      navigate(`/links/${savedId}`);
-    },
-  });
-  const errorRef = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (save.error) errorRef.current?.scrollIntoView({ block: 'center' });
-  }, [save.error]);
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
-  const input = (name: 'url' | 'custom' | 'title' | 'description' | 'metatitle' | 'metadescription' | 'metaimage' | 'password') => ({
-    id: name,
-    value: form[name],
-    onChange: (e: { target: { value: string } }) => set(name, e.target.value),
-  });
+  // Sections that hold a value when an edit starts are open; the summaries say what each holds as it changes.
+  const [opened] = useState(() => (id ? sectionSummaries(initial, choices) : null));
+  const verb = id ? 'Save changes' : 'Create link';
   return (
-    <form className="link-form" onSubmit={onSubmit} noValidate>
-      <section className="panel">
-        <h2>Destination</h2>
-        <Field id="url" label="Long URL">
-          <input {...input('url')} type="url" required placeholder="https://example.com/page" />
-        </Field>
-        <div className="grid tight">
-          <Field id="custom" label="Custom alias" hint="3 to 64 letters, digits, - or _. Empty: a random one.">
-            <input {...input('custom')} aria-describedby="custom-hint" />
-          </Field>
-          <Field id="domain" label="Domain">
-            <select id="domain" value={form.domain} onChange={(e) => set('domain', e.target.value)}>
-              <option value="">Default domain</option>
-              {choices?.domains.map((d) => (
-                <option key={d.id} value={d.domain}>
-                  {d.domain}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field id="tags" label="Tags" hint="Enter or a comma adds a tag; up to 10.">
-            <TagsInput id="tags" value={form.tags} onChange={(tags) => set('tags', tags)} />
-          </Field>
-          <Field id="type" label="Redirect type">
-            <select id="type" value={form.type} onChange={(e) => set('type', e.target.value)}>
-              <option value="direct">Direct (302)</option>
-              <option value="frame">Frame</option>
-              <option value="splash">Splash (default page)</option>
-              {choices?.splash.map((s) => (
-                <option key={`s${s.id}`} value={String(s.id)}>
-                  Splash: {s.name}
-                </option>
-              ))}
-              {choices?.overlays
-                .filter((o) => !id || initial.type === `overlay-${o.id}`)
-                .map((o) => (
-                  <option key={`o${o.id}`} value={`overlay-${o.id}`}>
-                    Overlay: {o.name}
-                  </option>
-                ))}
-            </select>
-          </Field>
+    <ErrorsContext.Provider value={saver.errors}>
+      <form className="link-form" onSubmit={saver.submit} noValidate ref={saver.formRef}>
+        <ShortForm form={form} set={set} choices={choices} />
+        <FoldedSections form={form} set={set} choices={choices} opened={opened} saver={saver} id={id} initial={initial} />
+        <ErrorNote error={saver.error} />
+        <div className="actions">
+          <button type="submit" disabled={saver.pending}>
+            {saver.pending ? 'Saving…' : saver.confirming ? `${verb} anyway` : verb}
+          </button>
+          <Link href={id ? `/links/${id}` : '/links'} className="button secondary">
+            Cancel
+          </Link>
         </div>
-        <div className="grid tight">
-          <Field id="title" label="Title (for your list)">
-            <input {...input('title')} />
-          </Field>
-          <Field id="description" label="Description">
-            <input {...input('description')} />
-          </Field>
-        </div>
-      </section>
-
-      <section className="panel">
-        <h2>Access</h2>
-        <div className="grid tight">
-          <Field id="password" label="Password" hint={id ? 'Empty: the current password (if any) is kept.' : 'Empty: no password.'}>
-            <input
-              {...input('password')}
-              type="password"
-              autoComplete="new-password"
-              aria-describedby="password-hint"
-              disabled={form.removePassword}
-            />
-          </Field>
-          <Field id="expiry" label="Expires" hint="Your local time. Empty: never.">
-            <input
-              id="expiry"
-              type="datetime-local"
-              value={form.expiry}
-              onChange={(e) => set('expiry', e.target.value)}
-              aria-describedby="expiry-hint"
-            />
-          </Field>
-        </div>
-        {id && (
-          <label className="check">
-            <input type="checkbox" checked={form.removePassword} onChange={(e) => set('removePassword', e.target.checked)} /> Remove the password
-          </label>
-        )}
-      </section>
-
-      <section className="panel">
-        <h2>Targeting</h2>
-        <p className="muted small">The first matching target wins: device, then language, then country; everyone else goes to the long URL.</p>
-        <RowsEditor
-          legend="By country"
-          id="geo"
-          rows={form.geotarget}
-          keyLabel="Country"
-          valueLabel="Send to"
-          onChange={(r) => set('geotarget', r)}
-        />
-        <RowsEditor
-          legend="By device"
-          id="device"
-          rows={form.devicetarget}
-          keyLabel="Device"
-          valueLabel="Send to"
-          keyList={DEVICES}
-          onChange={(r) => set('devicetarget', r)}
-        />
-        <RowsEditor
-          legend="By language"
-          id="language"
-          rows={form.languagetarget}
-          keyLabel="Language"
-          valueLabel="Send to"
-          keyList={LANGUAGES}
-          onChange={(r) => set('languagetarget', r)}
-        />
-      </section>
-
-      <section className="panel">
-        <h2>Parameters</h2>
-        <UtmBuilder parameters={form.parameters} onChange={(r) => set('parameters', r)} />
-        <RowsEditor
-          legend="Query parameters added to the destination"
-          id="param"
-          rows={form.parameters}
-          keyLabel="Name"
-          valueLabel="Value"
-          valueType="text"
-          onChange={(r) => set('parameters', r)}
-        />
-      </section>
-
-      <section className="panel two">
-        <div>
-          <h2>Social card</h2>
-          <Field id="metatitle" label="Meta title">
-            <input {...input('metatitle')} />
-          </Field>
-          <Field id="metadescription" label="Meta description">
-            <textarea {...input('metadescription')} rows={3} />
-          </Field>
-          <Field id="metaimage" label="Meta image" hint="An https address of a jpg or png image.">
-            <input {...input('metaimage')} type="url" aria-describedby="metaimage-hint" />
-          </Field>
-        </div>
-        <SocialPreview url={form.url} title={form.metatitle || form.title} description={form.metadescription} image={form.metaimage} />
-      </section>
-
-      <LinkGrouping form={form} choices={choices} set={set} />
-
-      <div ref={errorRef}>
-        <ErrorNote error={save.error} />
-      </div>
-      <div className="actions">
-        <button type="submit" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : id ? 'Save changes' : 'Create link'}
-        </button>
-        <Link href={id ? `/links/${id}` : '/links'} className="button secondary">
-          Cancel
-        </Link>
-      </div>
-    </form>
+      </form>
+    </ErrorsContext.Provider>
   );
 }
 
-type Setter = <K extends FieldName>(name: K, value: LinkForm[K]) => void;
-
-function LinkGrouping({ form, choices, set }: { form: LinkForm; choices?: LinkChoices; set: Setter }) {
-  const togglePixel = (pixel: number, on: boolean) => set('pixels', on ? [...form.pixels, pixel] : form.pixels.filter((p) => p !== pixel));
+/** What most links need, always in view: where it goes, its alias and domain, its tags and a title. */
+function ShortForm({ form, set, choices }: { form: LinkForm; set: Setter; choices?: LinkChoices }) {
   return (
-    <section className="panel">
-      <h2>Grouping and tracking</h2>
+    <section className="panel short-form" aria-label="The link">
+      <FormField id="url" label="Destination" hint="The page the short link opens. https:// is added when left out.">
+        <input
+          id="url"
+          type="url"
+          inputMode="url"
+          required
+          placeholder="https://example.com/page"
+          value={form.url}
+          onChange={(e) => set('url', e.target.value)}
+          onBlur={() => form.url !== withScheme(form.url) && set('url', withScheme(form.url))}
+        />
+      </FormField>
       <div className="grid tight">
-        <Field id="campaign" label="Campaign">
-          <select id="campaign" value={form.campaign} onChange={(e) => set('campaign', e.target.value)}>
-            <option value="">None</option>
-            {choices?.campaigns.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
+        <FormField id="domain" label="Domain">
+          <select id="domain" value={form.domain} onChange={(e) => set('domain', e.target.value)}>
+            <option value="">Default domain</option>
+            {choices?.domains.map((d) => (
+              <option key={d.id} value={d.domain}>
+                {d.domain}
               </option>
             ))}
           </select>
-        </Field>
-        <Field id="channel" label="Channel">
-          <select id="channel" value={form.channel} onChange={(e) => set('channel', e.target.value)}>
-            <option value="">None</option>
-            {choices?.channels.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </Field>
+        </FormField>
+        <FormField id="custom" label="Custom alias" hint="3 to 64 letters, digits, - or _. Empty: a random one.">
+          <input id="custom" value={form.custom} autoComplete="off" onChange={(e) => set('custom', e.target.value)} />
+        </FormField>
       </div>
-      <fieldset className="pixels">
-        <legend>Pixels</legend>
-        {choices?.pixels.length === 0 && <p className="muted small">No pixels yet.</p>}
-        {choices?.pixels.map((p) => (
-          <label className="check" key={p.id}>
-            <input type="checkbox" checked={form.pixels.includes(p.id)} onChange={(e) => togglePixel(p.id, e.target.checked)} /> {p.name}{' '}
-            <span className="muted small">({p.type})</span>
-          </label>
-        ))}
-      </fieldset>
+      <Field id="tags" label="Tags" hint="Enter or a comma adds a tag; up to 10.">
+        <TagsInput id="tags" value={form.tags} onChange={(tags) => set('tags', tags)} />
+      </Field>
+      <FormField id="title" label="Title (for your list)">
+        <input id="title" value={form.title} onChange={(e) => set('title', e.target.value)} />
+      </FormField>
     </section>
+  );
+}
+
+interface FoldedProps extends SectionProps {
+  id?: number;
+  initial: LinkForm;
+  choices?: LinkChoices;
+  opened: Record<SectionName, string> | null;
+  saver: ReturnType<typeof useLinkSave>;
+}
+
+/** Targeting, access, parameters, social card and grouping, each folded under a summary of what it holds. */
+function FoldedSections({ id, initial, form, set, choices, opened, saver }: FoldedProps) {
+  const summary = sectionSummaries(form, choices);
+  const open = (name: SectionName) => Boolean(opened?.[name]);
+  const sectionProps = { form, set };
+  return (
+    <>
+      <Section name="targeting" title="Targeting" summary={summary.targeting} open={open('targeting')}>
+        <TargetingFields {...sectionProps} />
+      </Section>
+      <Section name="access" title="Access" summary={summary.access} open={open('access')}>
+        <AccessFields {...sectionProps} editing={id !== undefined} pastExpiry={saver.pastExpiry} confirming={saver.confirming} />
+      </Section>
+      <Section name="parameters" title="Parameters" summary={summary.parameters} open={open('parameters')}>
+        <ParameterFields {...sectionProps} />
+      </Section>
+      <Section name="social" title="Social card" summary={summary.social} open={open('social')}>
+        <SocialFields {...sectionProps} />
+      </Section>
+      <Section name="grouping" title="Grouping and tracking" summary={summary.grouping} open={open('grouping')}>
+        <GroupingFields {...sectionProps} choices={choices} editedType={id ? initial.type : undefined} />
+      </Section>
+    </>
   );
 }

@@ -9,6 +9,8 @@ export interface LinkForm {
   domain: string;
   type: string;
   password: string;
+  /** Whether the saved link asks for a password (never sent: `password` and `removePassword` change it). */
+  hasPassword: boolean;
   removePassword: boolean;
   expiry: string;
   geotarget: Row[];
@@ -34,6 +36,7 @@ export const EMPTY_FORM: LinkForm = {
   domain: '',
   type: 'direct',
   password: '',
+  hasPassword: false,
   removePassword: false,
   expiry: '',
   geotarget: [],
@@ -81,6 +84,7 @@ export function formOfLink(body: LinkDetailBody): LinkForm {
     custom: details.custom,
     domain: details.domain ?? '',
     type: details.type,
+    hasPassword: details.password,
     title: details.title,
     description: details.description,
     expiry: expiryToInput(details.expiry),
@@ -128,6 +132,32 @@ export function linkBody(form: LinkForm, changed: ReadonlySet<FieldName> | null)
   if (send('channel') && form.channel) body.channel = Number(form.channel);
   if (send('tags') && (changed || form.tags.length)) body.tags = form.tags;
   return body;
+}
+
+/**
+ * A destination typed without a scheme (`shop.example.com/x`) as the https address people mean, as Dub and
+ * Bitly read it; anything with a scheme (or no host-like start) is left for the checks to judge.
+ */
+export function withScheme(value: string): string {
+  const text = value.trim();
+  if (!text || /^[a-z][a-z\d+.-]*:\/\//i.test(text) || /^(mailto|javascript|data|tel|file|blob|about):/i.test(text)) return text;
+  if (text.startsWith('//')) return `https:${text}`;
+  return /^(localhost|[^\s/:?#]+\.[^\s/:?#]+)(:\d+)?([/?#]|$)/i.test(text) ? `https://${text}` : text;
+}
+
+/** The form as it is sent: addresses given their scheme, and rows left wholly empty dropped (so row numbers match the API's). */
+export function tidy(form: LinkForm): LinkForm {
+  const rowsOf = (list: Row[], urls: boolean) =>
+    list.filter((r) => r.key.trim() || r.value.trim()).map((r) => (urls ? { ...r, value: withScheme(r.value) } : r));
+  return {
+    ...form,
+    url: withScheme(form.url),
+    metaimage: withScheme(form.metaimage),
+    geotarget: rowsOf(form.geotarget, true),
+    devicetarget: rowsOf(form.devicetarget, true),
+    languagetarget: rowsOf(form.languagetarget, true),
+    parameters: rowsOf(form.parameters, false),
+  };
 }
 
 export const UTM_FIELDS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
