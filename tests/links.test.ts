@@ -135,7 +135,7 @@ describe('POST /api/url/add', () => {
       'topReferrers',
       'uniqueClicks',
     ]);
-    expect(got.body.data.socialCount).toEqual({ facebook: 0, twitter: 0, instagram: 0 });
+    expect(got.body.data.socialCount).toEqual({ facebook: 0, twitter: 0, google: 0 });
     const stored = await row(res.body.id);
     expect(stored).toMatchObject({ type: 'frame', campaign_id: mine.campaign, meta_title: 'MT', meta_image: 'https://img.example.com/a.png' });
     expect(JSON.parse(stored.language_targets)).toEqual([{ language: 'pt-br', link: 'https://pt.example.com' }]);

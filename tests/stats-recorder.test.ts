@@ -94,7 +94,7 @@ describe('ClickRecorder', () => {
       topOs: { iOS: 3, Windows: 2, Android: 1, macOS: 1 },
       topDevices: { mobile: 4, desktop: 3 },
       topLanguages: { Unknown: 7 },
-      socialCount: { facebook: 3, twitter: 2, instagram: 0 },
+      socialCount: { facebook: 3, twitter: 2, google: 0 },
     });
     expect(Object.keys(stats.topCountries)).toEqual(['United States', 'United Kingdom', 'Germany', 'Unknown']);
 
@@ -135,7 +135,7 @@ describe('ClickRecorder', () => {
       topOs: 0,
       topDevices: 0,
       topLanguages: 0,
-      socialCount: { facebook: 0, twitter: 0, instagram: 0 },
+      socialCount: { facebook: 0, twitter: 0, google: 0 },
     });
   });
 

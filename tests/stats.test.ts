@@ -82,7 +82,7 @@ describe('click statistics through HTTP', () => {
       topOs: { iOS: 3, Windows: 2, Android: 1, macOS: 1 },
       topDevices: { mobile: 4, desktop: 3 },
       topLanguages: { en: 6, de: 1 },
-      socialCount: { facebook: 3, twitter: 2, instagram: 0 },
+      socialCount: { facebook: 3, twitter: 2, google: 0 },
     });
     expect(Object.keys(res.body.data.topCountries)).toEqual(['United States', 'United Kingdom', 'Germany', 'Unknown']);
 
@@ -103,7 +103,7 @@ describe('click statistics through HTTP', () => {
       topOs: 0,
       topDevices: 0,
       topLanguages: 0,
-      socialCount: { facebook: 0, twitter: 0, instagram: 0 },
+      socialCount: { facebook: 0, twitter: 0, google: 0 },
     });
   });
 
@@ -122,7 +122,7 @@ describe('click statistics through HTTP', () => {
     await visitMix(server, link.alias);
     await visitMix(server, link.alias);
     const res = await pollClicks(link.id, 14);
-    expect(res.body.data).toMatchObject({ clicks: 14, uniqueClicks: 4, socialCount: { facebook: 6, twitter: 4, instagram: 0 } });
+    expect(res.body.data).toMatchObject({ clicks: 14, uniqueClicks: 4, socialCount: { facebook: 6, twitter: 4, google: 0 } });
   });
 });
 

