@@ -142,6 +142,7 @@ describe.skipIf(!chromiumPresent())('links table and import/export in Chromium',
       pixels: [pixel],
       campaign: ids.campaign,
       channel: ids.channel,
+      tags: ['launch', 'spring'],
     });
     const before = await api('GET', `/api/url/${id}`);
     await page.goto(app(`/links/${id}/edit`));
@@ -155,6 +156,7 @@ describe.skipIf(!chromiumPresent())('links table and import/export in Chromium',
     expect(await page.inputValue('#utm-utm_source')).toBe('news');
     expect(await page.inputValue('#metatitle')).toBe('Card title');
     expect(await page.getByRole('checkbox', { name: /GA/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('list', { name: 'Tags of this link' }).getByRole('listitem').allTextContents()).toEqual(['launch×', 'spring×']);
     await capture(page, 'links-edit-filled', axe);
     await page.click('button[type=submit]');
     await page.waitForURL(app(`/links/${id}`));
@@ -177,6 +179,7 @@ describe.skipIf(!chromiumPresent())('links table and import/export in Chromium',
       pixels: [pixel],
       campaign: ids.campaign,
       channel: ids.channel,
+      tags: ['launch'],
     });
     await page.goto(app(`/links/${id}`));
     const value = (label: string) => page.locator(`.summary dt:text-is("${label}") + dd`).textContent();
@@ -190,6 +193,8 @@ describe.skipIf(!chromiumPresent())('links table and import/export in Chromium',
     expect(await value('Campaign')).toBe('Spring');
     expect(await page.getAttribute('.summary dt:text-is("Channel") + dd a', 'href')).toBe(`/app/channels/${ids.channel}`);
     expect(await value('Channel')).toBe('News');
+    expect(await value('Tags')).toBe('launch');
+    expect(await page.getAttribute('.summary dt:text-is("Tags") + dd a', 'href')).toBe('/app/links?tag=launch');
     // In the viewer's zone and locale, as the form's "Your local time" says; not yet expired.
     const local = await page.evaluate(() =>
       new Date('2031-05-06T07:08:09Z').toLocaleString(undefined, {

@@ -5,6 +5,7 @@ import { CopyButton } from '../../lib/CopyButton.js';
 import type { LinkDetailBody } from '../../lib/types.js';
 import { formatDateTime, formatNumber, plural } from '../../lib/ui.js';
 import { CHOICES_KEY, linkChoices, type LinkChoices } from './api.js';
+import '../tags/TagChip.css';
 
 type Details = LinkDetailBody['details'];
 
@@ -88,6 +89,21 @@ export function LinkSummary({ details, totals }: { details: Details; totals: { c
         </Row>
         <Row label="Channel">
           {details.channel ? <Link href={`/channels/${details.channel}`}>{channel?.name ?? `#${details.channel}`}</Link> : <None />}
+        </Row>
+        <Row label="Tags">
+          {details.tags.length ? (
+            <ul className="tag-chips">
+              {details.tags.map((tag) => (
+                <li key={tag}>
+                  <Link href={`/links?tag=${encodeURIComponent(tag)}`} className="tag-chip" aria-label={`Links tagged ${tag}`}>
+                    {tag}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <None />
+          )}
         </Row>
         <Row label="Pixels">{pixels.length ? pixels.join(', ') : <None />}</Row>
         {(details.metatitle || details.metadescription || details.metaimage) && (
