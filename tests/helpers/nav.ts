@@ -9,7 +9,11 @@ export async function openPage(page: Page, label: string): Promise<void> {
   if (!(await link.isVisible())) {
     const menu = page.locator('nav[aria-label="Main"] .menu-toggle');
     if (await menu.isVisible()) await menu.click();
-    else await page.locator('nav[aria-label="Main"] .nav-group', { has: link }).locator('> button').click();
+    else
+      await page
+        .locator('nav[aria-label="Main"] .nav-group', { has: page.locator(`a:text-is("${label}")`) })
+        .locator('> button')
+        .click();
   }
   await link.click();
 }
