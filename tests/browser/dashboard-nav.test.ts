@@ -233,14 +233,14 @@ describe.skipIf(!chromiumPresent())('navigation and keyboard in Chromium', () =>
     await page.keyboard.press('c'); // a dialog open: the keys behind it wait
     expect(new URL(page.url()).pathname).toBe('/app/links/new');
     await page.keyboard.press('Escape');
-    expect(await help.count()).toBe(0);
+    await expect.poll(() => help.count()).toBe(0);
 
     // The account menu lists the shortcuts too.
     await page.click('.account-toggle');
     await page.click('#account-menu >> text=Keyboard shortcuts');
     await help.waitFor();
     await help.locator('button:text("Close")').click();
-    expect(await help.count()).toBe(0);
+    await expect.poll(() => help.count()).toBe(0);
   }, 60_000);
 
   it('opens the palette on Ctrl+K and jumps to a page by name and to a link by alias or title', async () => {
@@ -259,7 +259,7 @@ describe.skipIf(!chromiumPresent())('navigation and keyboard in Chromium', () =>
     await expect.poll(options).toEqual(['PagePixels']);
     await page.keyboard.press('Enter');
     await page.waitForURL(app('/pixels'));
-    expect(await palette.count()).toBe(0);
+    await expect.poll(() => palette.count()).toBe(0);
 
     // By alias: the page list has no such name, so the link is the first choice once the server answers.
     await page.keyboard.press('Control+k');
@@ -282,7 +282,7 @@ describe.skipIf(!chromiumPresent())('navigation and keyboard in Chromium', () =>
     await page.keyboard.press('ArrowDown'); // wraps to the first
     expect(await palette.locator('[aria-selected=true]').textContent()).toBe((await options())[0]);
     await page.keyboard.press('Escape');
-    expect(await palette.count()).toBe(0);
+    await expect.poll(() => palette.count()).toBe(0);
 
     // From the header's button, Escape gives focus back to it; Ctrl+K also works from inside a field.
     await page.click('.palette-open');
@@ -290,7 +290,7 @@ describe.skipIf(!chromiumPresent())('navigation and keyboard in Chromium', () =>
     await page.keyboard.press('Tab');
     expect(await palette.evaluate((d) => d.matches(':focus-within'))).toBe(true);
     await page.keyboard.press('Escape');
-    expect(await active('className')).toBe('palette-open');
+    await expect.poll(() => active('className')).toBe('palette-open');
     await page.goto(app('/links'));
     await page.focus('#search');
     await page.keyboard.press('Control+k');
