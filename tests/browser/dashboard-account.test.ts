@@ -4,6 +4,7 @@ import { setPassword } from '../../src/features/account/service.js';
 import { chromiumPresent, useBrowserRig } from '../helpers/browser.js';
 import { ensureWebBuilt } from '../helpers/build.js';
 import { capture, captureDark, watchConsole } from '../helpers/dashboard.js';
+import { openPage } from '../helpers/nav.js';
 import { PASSWORD } from '../helpers/session.js';
 
 /**
@@ -52,7 +53,7 @@ describe.skipIf(!chromiumPresent())('account keys and activity in Chromium', () 
     await page.fill('#password', PASSWORD);
     await page.click('button[type=submit]');
     await page.waitForURL(/\/app\/?$/);
-    await page.click('nav >> text=Account');
+    await openPage(page, 'Account');
     await page.waitForURL(app('/account'));
     await eventually(() => events()).toContain('signin');
     expect(await page.locator('table.activity tr[data-event=signin]').first().textContent()).toContain('Dashboard');

@@ -6,6 +6,7 @@ import { chromiumPresent, useBrowserRig } from '../helpers/browser.js';
 import { ensureWebBuilt } from '../helpers/build.js';
 import { csvRecords, toCsv } from '../helpers/csv.js';
 import { capture, watchConsole } from '../helpers/dashboard.js';
+import { openPage } from '../helpers/nav.js';
 import { PASSWORD } from '../helpers/session.js';
 
 /**
@@ -101,7 +102,7 @@ describe.skipIf(!chromiumPresent())('links table and import/export in Chromium',
   }, 60_000);
 
   it('imports a CSV and follows the job to its end, with the failed row and its reason', async () => {
-    await page.click('nav >> text=Import/Export');
+    await openPage(page, 'Import/Export');
     await page.waitForURL(app('/transfer'));
     await capture(page, 'transfer', axe);
     const csv = toCsv([

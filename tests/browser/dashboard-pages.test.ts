@@ -12,6 +12,7 @@ import {
 } from '../helpers/browser.js';
 import { ensureWebBuilt } from '../helpers/build.js';
 import { capture, captureDark, watchConsole } from '../helpers/dashboard.js';
+import { openPage } from '../helpers/nav.js';
 import { createLink } from '../helpers/grouping-fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { PASSWORD } from '../helpers/session.js';
@@ -85,7 +86,7 @@ describe.skipIf(!chromiumPresent())('custom pages in the dashboard, and the publ
   }
 
   it('creates a bio page whose preview follows the typing, then edits it', async () => {
-    await page.click('nav >> text=Bio pages');
+    await openPage(page, 'Bio pages');
     await capture(page, 'bio-empty', axe);
     await page.click('text=New bio page');
     await page.fill('#bio-alias', 'ada');
@@ -136,7 +137,7 @@ describe.skipIf(!chromiumPresent())('custom pages in the dashboard, and the publ
   }, 60_000);
 
   it('creates a splash page with a live preview, and a link shows it', async () => {
-    await page.click('nav >> text=Splash pages');
+    await openPage(page, 'Splash pages');
     await page.click('text=New splash page');
     await page.fill('#splash-name', 'Spring promo');
     await expect.poll(() => page.textContent(preview('h1'))).toBe('Just a moment');
@@ -157,7 +158,7 @@ describe.skipIf(!chromiumPresent())('custom pages in the dashboard, and the publ
   }, 120_000);
 
   it('creates a contact overlay whose preview shows its form, and a link shows it with a styled close button', async () => {
-    await page.click('nav >> text=Overlays');
+    await openPage(page, 'Overlays');
     await page.click('text=New overlay');
     await page.selectOption('#overlay-type', 'contact');
     await page.fill('#overlay-name', 'Questions');
@@ -183,7 +184,7 @@ describe.skipIf(!chromiumPresent())('custom pages in the dashboard, and the publ
   }, 120_000);
 
   it('deletes the splash page from its list after asking', async () => {
-    await page.click('nav >> text=Splash pages');
+    await openPage(page, 'Splash pages');
     await page.click('button:text("Delete")');
     await page.click('button:text("Delete Spring promo")');
     await expect.poll(() => page.textContent('main')).toContain('No splash pages yet');

@@ -5,6 +5,7 @@ import { readSetupToken } from '../../src/features/session/repo.js';
 import { chromiumPresent, launchChromium, startBrowserServer, startSite, type Site } from '../helpers/browser.js';
 import { ensureWebBuilt } from '../helpers/build.js';
 import { capture, captureDark, settle, watchConsole } from '../helpers/dashboard.js';
+import { accountMenu, openPage } from '../helpers/nav.js';
 import { decodeImage } from '../helpers/qr-images.js';
 import type { TestServer } from '../helpers/server.js';
 
@@ -146,7 +147,7 @@ describe.skipIf(!chromiumPresent())('dashboard in Chromium', () => {
     await expect.poll(() => page.textContent('.top-links')).toContain('Summer sale');
     await capture(page, 'home', axe);
     await captureDark(page, 'home-dark', axe); // the system's dark mode: contrast is checked there too
-    await page.click('nav >> text=Account');
+    await openPage(page, 'Account');
     await page.fill('#key-name', 'Everything');
     await page.check('#key-full');
     await page.click('button:text("Create key")');
@@ -157,7 +158,7 @@ describe.skipIf(!chromiumPresent())('dashboard in Chromium', () => {
 
   it('adds a campaign, a channel and a pixel, and shows the domains with their DNS instruction', async () => {
     const add = async (nav: string, fields: Record<string, string>, button: string, row: string) => {
-      await page.click(`nav >> text=${nav}`);
+      await openPage(page, nav);
       for (const [field, value] of Object.entries(fields)) await page.fill(`#new-${field}`, value);
       await page.click(`button:text("${button}")`);
       await expect.poll(() => page.textContent('table')).toContain(row);
@@ -166,7 +167,7 @@ describe.skipIf(!chromiumPresent())('dashboard in Chromium', () => {
     await add('Campaigns', { name: 'Spring', slug: 'spring-rotator' }, 'Add campaign', '/r/spring-rotator');
     await add('Channels', { name: 'Newsletters', description: 'Monthly' }, 'Add channel', 'Newsletters');
     await add('Pixels', { name: 'Shop tag', tag: 'GTM-1234' }, 'Add pixel', 'GTM-1234');
-    await page.click('nav >> text=Domains');
+    await openPage(page, 'Domains');
     await expect.poll(() => page.textContent('.note')).toContain('CNAME');
     await capture(page, 'domains', axe);
   }, 60_000);
@@ -180,7 +181,7 @@ describe.skipIf(!chromiumPresent())('dashboard in Chromium', () => {
   });
 
   it('signs out, signs in again, and returns to sign-in when the session expires', async () => {
-    await page.click('button:text("Sign out")');
+    await accountMenu(page, 'Sign out');
     await page.waitForURL(app('/signin'));
     await page.goto(app('/qr'));
     await page.waitForURL(/\/app\/signin\?next=%2Fqr$/);

@@ -1,30 +1,24 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { SESSION_KEY, signOut } from '../features/session/api.js';
+import { AccountMenu } from './AccountMenu.js';
+import { CommandPalette } from './CommandPalette.js';
+import { MainNav } from './MainNav.js';
+import { focusWhenShown, PALETTE_KEY, useShortcuts } from './shortcuts.js';
+import { ShortcutsDialog } from './ShortcutsDialog.js';
 import { ErrorNote } from './ui.js';
+import './Shell.css';
 
-const NAV = [
-  { href: '/', label: 'Overview' },
-  { href: '/links', label: 'Links' },
-  { href: '/qr', label: 'QR codes' },
-  { href: '/bio', label: 'Bio pages' },
-  { href: '/splash', label: 'Splash pages' },
-  { href: '/overlays', label: 'Overlays' },
-  { href: '/campaigns', label: 'Campaigns' },
-  { href: '/channels', label: 'Channels' },
-  { href: '/domains', label: 'Domains' },
-  { href: '/pixels', label: 'Pixels' },
-  { href: '/transfer', label: 'Import/Export' },
-  { href: '/account', label: 'Account' },
-];
+/** The search field of the page shown, if it has one (the links list's). */
+const SEARCH_FIELD = 'main [role=search] input[type=search], main input[type=search]';
 
-/** The signed-in frame: a skip link, the navigation, who is signed in and the sign-out button. */
+/** The signed-in frame: a skip link, the grouped navigation, the palette, the account menu and the shortcuts. */
 export function Shell({ email, children }: { email: string; children: ReactNode }) {
-  const [location, navigate] = useLocation();
+  const [, navigate] = useLocation();
   const client = useQueryClient();
   const [error, setError] = useState<unknown>(null);
-  const current = (href: string) => (href === '/' ? location === '/' : location.startsWith(href));
+  const [dialog, setDialog] = useState<'palette' | 'help' | null>(null);
   async function leave() {
     try {
       await signOut();
@@ -35,6 +29,23 @@ export function Shell({ email, children }: { email: string; children: ReactNode 
       setError(err);
     }
   }
+  const actions = useMemo(
+    () => ({
+      search() {
+        const field = document.querySelector<HTMLInputElement>(SEARCH_FIELD);
+        if (field) return field.focus();
+        // A page without a search field: the links list has the one people mean.
+        navigate('/links');
+        focusWhenShown(SEARCH_FIELD);
+      },
+      create: () => navigate('/links/new'),
+      help: () => setDialog('help'),
+      palette: () => setDialog((open) => (open === 'palette' ? null : 'palette')),
+    }),
+    [navigate],
+  );
+  useShortcuts(actions);
+  const close = () => setDialog(null);
   return (
     <>
       <a className="skip" href="#main">
@@ -44,30 +55,29 @@ export function Shell({ email, children }: { email: string; children: ReactNode 
         <Link href="/" className="brand">
           Redirectory
         </Link>
-        <nav aria-label="Main">
-          <ul>
-            {NAV.map((item) => (
-              <li key={item.href}>
-                <Link href={item.href} aria-current={current(item.href) ? 'page' : undefined}>
-                  {item.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div className="who">
-          <span className="muted" title={email}>
-            {email}
-          </span>
-          <button type="button" className="secondary" onClick={() => void leave()}>
-            Sign out
+        <MainNav />
+        <div className="top-end">
+          <button type="button" className="palette-open" onClick={actions.palette} aria-keyshortcuts="Control+K Meta+K">
+            <SearchIcon />
+            <span className="palette-open-text">Search</span>
+            <kbd aria-hidden="true">{PALETTE_KEY}</kbd>
           </button>
+          <AccountMenu email={email} onSignOut={() => void leave()} onShortcuts={actions.help} />
         </div>
       </header>
       <main id="main">
         <ErrorNote error={error} />
         {children}
       </main>
+      {dialog === 'palette' && <CommandPalette onClose={close} />}
+      {dialog === 'help' && <ShortcutsDialog onClose={close} />}
     </>
   );
 }
+
+const SearchIcon = () => (
+  <svg aria-hidden="true" viewBox="0 0 16 16" width="16" height="16">
+    <circle cx="7" cy="7" r="4.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
+    <path d="m10.5 10.5 3.5 3.5" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+  </svg>
+);
