@@ -25,6 +25,7 @@ const GROUPS: Record<string, [label: string, path: string][]> = {
   Settings: [
     ['Domains', '/domains'],
     ['Pixels', '/pixels'],
+    ['Tags', '/tags'],
     ['Import/Export', '/transfer'],
     ['Account', '/account'],
   ],

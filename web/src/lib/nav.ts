@@ -32,6 +32,7 @@ export const NAV: NavEntry[] = [
     pages: [
       { href: '/domains', label: 'Domains' },
       { href: '/pixels', label: 'Pixels' },
+      { href: '/tags', label: 'Tags' },
       { href: '/transfer', label: 'Import/Export' },
       { href: '/account', label: 'Account' },
     ],
