@@ -41,8 +41,9 @@ describe.skipIf(!chromiumPresent())('dashboard forms in Chromium', () => {
 
   it('names pixel types by their provider, with the API value beside, in the form and the list', async () => {
     await page.goto(app('/pixels'));
+    // The form is drawn once the page's list has loaded; allTextContents does not wait for it.
+    await eventually(() => page.locator('#new-type option').count()).toBe(13);
     const labels = await page.locator('#new-type option').allTextContents();
-    expect(labels).toHaveLength(13);
     expect(labels).toEqual(
       expect.arrayContaining([
         'Google Tag Manager (tagmanagerpixel)',
