@@ -21,7 +21,16 @@ import { PASSWORD } from '../helpers/session.js';
 async function loaded(page: Page): Promise<void> {
   await page.locator('table.keys').waitFor();
   await page.locator('table.activity').waitFor();
-  await expect.poll(() => page.locator('[role=status]:text-matches("^Loading")').count(), { timeout: 10_000 }).toBe(0);
+  await expect
+    .poll(
+      () =>
+        page
+          .locator('[role=status]')
+          .filter({ hasText: /^Loading/ })
+          .count(),
+      { timeout: 10_000 },
+    )
+    .toBe(0);
 }
 
 /** How a moment of this test reads: last-used times and log entries are seconds old. */
