@@ -28,8 +28,22 @@ export function preferredLanguages(header: string): string[] {
   return entries.map((e) => e.tag);
 }
 
-/** The visitor's first language as a primary subtag (`fr` of `fr-CH`), or `Unknown` when the header names none. */
+// Only languages ICU can name are counted: a visitor sending made-up codes must not grow a link's labels without end.
+const LANGUAGE_NAMES = new Intl.DisplayNames('en', { type: 'language', fallback: 'none' });
+
+function isKnownLanguage(code: string): boolean {
+  try {
+    return LANGUAGE_NAMES.of(code) !== undefined;
+  } catch {
+    return false; // a code Intl refuses, such as a single letter
+  }
+}
+
+/**
+ * The visitor's first language as a primary subtag (`fr` of `fr-CH`); `Unknown` when the header names none or its
+ * first language is not one ICU knows.
+ */
 export function primaryLanguage(header: string): string {
-  const first = preferredLanguages(header)[0];
-  return first ? first.split('-', 1)[0]! : 'Unknown';
+  const code = preferredLanguages(header)[0]?.split('-', 1)[0];
+  return code && isKnownLanguage(code) ? code : 'Unknown';
 }
