@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { setPassword } from '../../src/features/account/service.js';
 import { chromiumPresent, useBrowserRig } from '../helpers/browser.js';
 import { ensureWebBuilt } from '../helpers/build.js';
-import { capture, captureDark, watchConsole } from '../helpers/dashboard.js';
+import { capture, captureDark, noneLoading, watchConsole } from '../helpers/dashboard.js';
 import { openPage } from '../helpers/nav.js';
 import { PASSWORD } from '../helpers/session.js';
 
@@ -21,16 +21,7 @@ import { PASSWORD } from '../helpers/session.js';
 async function loaded(page: Page): Promise<void> {
   await page.locator('table.keys').waitFor();
   await page.locator('table.activity').waitFor();
-  await expect
-    .poll(
-      () =>
-        page
-          .locator('[role=status]')
-          .filter({ hasText: /^Loading/ })
-          .count(),
-      { timeout: 10_000 },
-    )
-    .toBe(0);
+  await noneLoading(page);
 }
 
 /** How a moment of this test reads: last-used times and log entries are seconds old. */

@@ -33,11 +33,9 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   });
 }
 
-/** Waits for the page to settle: no request of the app in flight and no "Loading…" left. */
-export async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  // The skeleton holds its words in a hidden child, so a status is matched by the text it contains, not its own.
-  // Generous: on a busy machine a page's requests may start after networkidle and take seconds.
+/** Waits until no "Loading…" status is left. The skeleton holds its words in a hidden child, so a status is matched
+ * by the text it contains, not its own. Generous: on a busy machine a page's requests may take seconds. */
+export async function noneLoading(page: Page): Promise<void> {
   await expect
     .poll(
       () =>
@@ -48,6 +46,12 @@ export async function settle(page: Page): Promise<void> {
       { timeout: 10_000 },
     )
     .toBe(0);
+}
+
+/** Waits for the page to settle: no request of the app in flight and no "Loading…" left. */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await noneLoading(page);
 }
 
 /** Each dashboard page at 1280 and 390 px: a full-page screenshot, no sideways overflow and axe at both. Ends at 1280 px. */
