@@ -175,7 +175,7 @@ const single = add(await clicksLost(small), await clicksLost(big));
 const workers = await server(seed('workers', 1000), { WORKERS: '2' });
 await compare('direct, 1k links, WORKERS=2', baseline, workers, { paths: { prefix: 'd', count: 1000 } });
 const clicks = { single, workers: await clicksLost(workers) };
-const pg = await benchPostgres({ big: BIG, baseline, server, compare });
+const pg = await benchPostgres({ quick: QUICK, big: BIG, generator: GENERATOR, host: HOST, baseline, server, compare });
 const lag = await benchStatsLag({
   quick: QUICK,
   host: HOST,

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { load } from './generator.mjs';
 import { stop } from './proc.mjs';
 
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -12,6 +13,10 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const OFF = process.env.BENCH_PG === 'off';
 const TICKS_PER_SECOND = 100; // Linux USER_HZ
 const NOW = new Date().toISOString().slice(0, 19).replace('T', ' ');
+// A fresh server on PostgreSQL serves a few hundred requests a second at about 1 ms of CPU each for its
+// first 2 to 5 s under load (cold JIT of Kysely and pg, the pool's connections opening, the link cache
+// filling through them), then settles: compare()'s 1 s warm-up is too short for it (docs/performance.md).
+const SETTLE_LOAD = { quick: { duration: 4, amount: 20_000 }, full: { duration: 8, amount: 80_000 } };
 
 const unreachable = (what, url, variable, err) =>
   new Error(`bench: ${what} is unreachable at ${url} (${err.message}). Start it, set ${variable}, or set BENCH_PG=off to leave PostgreSQL out.`);
@@ -43,7 +48,7 @@ export async function checkPostgres() {
 const databaseUrl = (name) => Object.assign(new URL(PG_URL), { pathname: `/${name}` }).toString();
 
 /** A fresh database with the bench user (made through the build, as bench/seed.mjs does) and `links` direct links d0…. */
-async function seed(admin, name, links) {
+export async function seedPostgres(admin, name, links) {
   await admin.query(`CREATE DATABASE "${name}"`);
   const url = databaseUrl(name);
   const { loadConfig } = await import('../../dist/config.js');
@@ -94,7 +99,7 @@ function backendCpu(admin, name) {
 export const pgNames = (big) => ({ direct: 'PostgreSQL, 1k links', grown: `PostgreSQL, ${big / 1000}k links` });
 
 /** Both PostgreSQL scenarios against the run's baseline, through run.mjs's own server() and compare(). */
-export async function benchPostgres({ big, baseline, server, compare }) {
+export async function benchPostgres({ quick, big, generator, host, baseline, server, compare }) {
   if (OFF) return undefined;
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
@@ -104,15 +109,19 @@ export async function benchPostgres({ big, baseline, server, compare }) {
   const start = async (suffix, links) => {
     const name = `${tag}_${suffix}`;
     made.push(name);
-    const url = await seed(admin, name, links);
+    const url = await seedPostgres(admin, name, links);
     const target = await server({}, { DATABASE_URL: url, REDIS_URL, REDIS_PREFIX: `${name}:` });
     servers.push(target);
-    return Object.assign(target, { dbCpu: backendCpu(admin, name) });
+    const paths = { prefix: 'd', count: links };
+    load(generator, target.port, { host, connections: 50, paths, ...SETTLE_LOAD[quick ? 'quick' : 'full'] });
+    return Object.assign(target, { dbCpu: backendCpu(admin, name), paths });
   };
   try {
     const names = pgNames(big);
-    const direct = await compare(names.direct, baseline, await start('small', 1000), { paths: { prefix: 'd', count: 1000 } });
-    const grown = await compare(names.grown, baseline, await start('big', big), { paths: { prefix: 'd', count: big } });
+    const small = await start('small', 1000);
+    const direct = await compare(names.direct, baseline, small, { paths: small.paths });
+    const large = await start('big', big);
+    const grown = await compare(names.grown, baseline, large, { paths: large.paths });
     return { direct, grown };
   } finally {
     for (const target of servers) await stop(target.child);
