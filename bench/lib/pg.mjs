@@ -24,6 +24,15 @@ const unreachable = (what, url, variable, err) =>
 /** Run first: an unreachable service fails the run before the SQLite scenarios' minutes, not after them. */
 export async function checkPostgres() {
   if (OFF) return;
+  try {
+    await reach();
+  } catch (err) {
+    console.error(err.message);
+    process.exit(1);
+  }
+}
+
+async function reach() {
   const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 5000 });
   try {
     await client.connect();
