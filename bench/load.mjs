@@ -41,6 +41,7 @@ const result = await new Promise((resolve, reject) => {
       // recorded but the generator never counted, and clicks_lost must compare like with like.
       amount: spec.amount,
       ...(spec.amount ? {} : { duration: spec.duration ?? 5 }),
+      ...(spec.rate ? { overallRate: spec.rate } : {}), // a paced background load (lib/stats-lag.mjs)
       method: spec.method ?? 'GET',
       requests: [{ setupRequest }],
     },

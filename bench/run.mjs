@@ -11,6 +11,8 @@ import { cpuSeconds, freePort, median, rssMb, start, stop, waitForPort } from '.
 import { printReport } from './lib/report.mjs';
 import { benchImport } from './lib/import.mjs';
 import { benchAbuse } from './lib/abuse.mjs';
+import { benchPostgres, checkPostgres } from './lib/pg.mjs';
+import { benchStatsLag } from './lib/stats-lag.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const GENERATOR = pickGenerator();
@@ -63,11 +65,13 @@ function drive(target, spec, size = RUN) {
 /** One measured run: load from a separate process, server CPU read from /proc around it (and its last batch). */
 async function measure(target, spec, size) {
   const cpuBefore = cpuSeconds(target.child.pid);
+  const dbBefore = await target.dbCpu?.(); // PostgreSQL's backends (lib/pg.mjs)
   const result = drive(target, spec, size);
   const rss = rssMb(target.child.pid);
   if (target.settles) await sleep(SETTLE_MS);
   const cpu = cpuSeconds(target.child.pid) - cpuBefore;
-  return { ...result, cpuUs: (cpu * 1e6) / Math.max(result.requests, 1), rss };
+  const dbUs = target.dbCpu && (((await target.dbCpu()) - dbBefore) * 1e6) / Math.max(result.requests, 1);
+  return { ...result, cpuUs: (cpu * 1e6) / Math.max(result.requests, 1), rss, dbUs };
 }
 
 /** Baseline and Redirectory alternate so machine drift cancels out; medians are compared. */
@@ -91,6 +95,7 @@ async function compare(name, baseline, target, spec) {
     p50: pick(b, 'p50'),
     p99: pick(b, 'p99'),
     cpuUs: pick(b, 'cpuUs'),
+    dbUs: b[0].dbUs === undefined ? undefined : pick(b, 'dbUs'),
     rss: Math.max(...b.map((r) => r.rss)),
     baseRps: pick(a, 'rps'),
     baseCpuUs: pick(a, 'cpuUs'),
@@ -123,6 +128,7 @@ async function clicksLost(target) {
 
 const add = (x, y) => ({ lost: x.lost + y.lost, extra: x.extra + y.extra, unanswered: x.unanswered + y.unanswered });
 
+await checkPostgres();
 const basePort = await freePort();
 const baseline = {
   child: start('node', ['bench/baseline.mjs'], { PORT: String(basePort) }),
@@ -169,6 +175,13 @@ const single = add(await clicksLost(small), await clicksLost(big));
 const workers = await server(seed('workers', 1000), { WORKERS: '2' });
 await compare('direct, 1k links, WORKERS=2', baseline, workers, { paths: { prefix: 'd', count: 1000 } });
 const clicks = { single, workers: await clicksLost(workers) };
+const pg = await benchPostgres({ quick: QUICK, big: BIG, generator: GENERATOR, host: HOST, baseline, server, compare });
+const lag = await benchStatsLag({
+  quick: QUICK,
+  host: HOST,
+  generator: GENERATOR,
+  target: await server(seed('lag', 1000), { RATE_LIMIT_MAX: '1000000000' }),
+});
 
 const creator = await server(seed('create', 0), { RATE_LIMIT_MAX: '1000000000' });
 const created = await measure(
@@ -202,4 +215,6 @@ printReport({
   connections: STATS_CONNECTIONS,
   imported,
   abuseP99,
+  pg,
+  lag,
 });

@@ -1,10 +1,28 @@
 // What `npm run bench` prints: the headline, a table of the A/B medians, and the one-line summary
 // (`bench: key=value …`) that scripts compare across runs.
+import { pgKeys, pgLine } from './pg.mjs';
+import { lagKeys, lagLine } from './stats-lag.mjs';
 
 const fmt = (n, d = 0) => n.toFixed(d).padStart(9);
 const find = (rows, name) => rows.find((r) => r.scenario === name);
 
-export function printReport({ rows, names, generator, run, minutes, created, stats, series, clicks, statsClicks, connections, imported, abuseP99 }) {
+export function printReport({
+  rows,
+  names,
+  generator,
+  run,
+  minutes,
+  created,
+  stats,
+  series,
+  clicks,
+  statsClicks,
+  connections,
+  imported,
+  abuseP99,
+  pg,
+  lag,
+}) {
   const direct = find(rows, names.direct);
   const grown = find(rows, names.grown);
   const zipf = find(rows, names.zipf);
@@ -32,6 +50,8 @@ export function printReport({ rows, names, generator, run, minutes, created, sta
     `GET /api/stats/clicks, 90 days of the account holding every link (${connections} connections): p50 ${series.p50.toFixed(1)} ms, p99 ${series.p99.toFixed(1)} ms`,
   );
   console.log(`clicks lost: ${clicks.single.lost} single-process, ${clicks.workers.lost} with WORKERS=2${surplus(clicks)}`);
+  console.log(pgLine(pg));
+  console.log(lagLine(lag));
   // rss_mb: the peak read right after each load run on the 1M-link server (idle, the collector gives memory back).
   const keys = {
     redirect_ratio: direct.ratio.toFixed(2),
@@ -48,6 +68,8 @@ export function printReport({ rows, names, generator, run, minutes, created, sta
     series_p99_ms: round(series.p99),
     import_per_s: imported.toFixed(0),
     abuse_health_p99_ms: abuseP99.toFixed(1),
+    ...pgKeys(pg),
+    ...lagKeys(lag),
   };
   console.log(
     `bench: ${Object.entries(keys)
