@@ -3,7 +3,9 @@
  * Hosts are lower-cased; aliases keep their case (aliases are case-sensitive).
  */
 export const cacheKeys = {
-  link: (host: string, alias: string) => `l:${host.toLowerCase()}/${alias}`,
+  link: (host: string, alias: string) => `${cacheKeys.linkPrefix(host)}${alias}`,
+  /** What every link key of a host starts with: a site computes it once, not per request. */
+  linkPrefix: (host: string) => `l:${host.toLowerCase()}/`,
   domainRoot: (host: string) => `d:${host.toLowerCase()}`,
   apiKey: (keyHash: string) => `k:${keyHash}`,
   rateLimit: (bucket: string, windowStart: number) => `rl:${bucket}:${windowStart}`,

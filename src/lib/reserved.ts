@@ -35,8 +35,11 @@ const RESERVED = new Set([
   '.well-known',
 ]);
 
+/** No longer segment is reserved: most aliases are answered without lower-casing them. */
+const LONGEST = Math.max(...[...RESERVED].map((word) => word.length));
+
 export function isReserved(segment: string): boolean {
-  return RESERVED.has(segment.toLowerCase());
+  return segment.length <= LONGEST && RESERVED.has(segment.toLowerCase());
 }
 
 export const ALIAS_PATTERN = /^[A-Za-z0-9_-]{3,64}$/;

@@ -19,6 +19,8 @@ export interface Site {
   /** Where `/` and unknown aliases go; "" shows our own page. */
   root: string;
   notFound: string;
+  /** `cacheKeys.linkPrefix(host)`: a link's key is this plus its alias. */
+  linkPrefix: string;
   /** The one "no such alias" answer of this site, shared so a miss allocates nothing. */
   missing: Missing;
 }
@@ -103,7 +105,7 @@ export class Resolver {
 
   /** Synchronous on a cache hit, and on SQLite on a miss of a link that needs only its row. */
   resolve(site: Site, alias: string, now = Date.now()): MaybePromise<Resolution> {
-    const key = cacheKeys.link(site.host, alias);
+    const key = site.linkPrefix + alias;
     const hit = this.links.get(key, now);
     if (hit !== undefined) return hit;
     if (this.missing.get(key, now) !== undefined) return site.missing;
@@ -164,7 +166,7 @@ export class Resolver {
 }
 
 function site(host: string, domainId: number, domain: Site['domain'], root: string, notFound: string): Site {
-  const s = { host, domainId, domain, root, notFound } as Site;
+  const s = { host, domainId, domain, root, notFound, linkPrefix: cacheKeys.linkPrefix(host) } as Site;
   s.missing = { kind: 'missing', site: s };
   return s;
 }
