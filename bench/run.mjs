@@ -11,6 +11,7 @@ import { cpuSeconds, freePort, median, rssMb, start, stop, waitForPort } from '.
 import { printReport } from './lib/report.mjs';
 import { benchImport } from './lib/import.mjs';
 import { benchAbuse } from './lib/abuse.mjs';
+import { benchKill } from './lib/kill.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const GENERATOR = pickGenerator();
@@ -169,6 +170,14 @@ const single = add(await clicksLost(small), await clicksLost(big));
 const workers = await server(seed('workers', 1000), { WORKERS: '2' });
 await compare('direct, 1k links, WORKERS=2', baseline, workers, { paths: { prefix: 'd', count: 1000 } });
 const clicks = { single, workers: await clicksLost(workers) };
+clicks.killed = await benchKill({
+  db: seed('kill', 1000),
+  server,
+  generator: GENERATOR,
+  host: HOST,
+  connections: RUN.connections,
+  seconds: QUICK ? 2 : 4,
+});
 
 const creator = await server(seed('create', 0), { RATE_LIMIT_MAX: '1000000000' });
 const created = await measure(

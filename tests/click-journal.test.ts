@@ -59,8 +59,9 @@ async function clicksOf(node: NodeProcess, id: number): Promise<number> {
   return res.body.data.clicks;
 }
 
-/** The journal directories under the root: one per process that has not finished with its own. */
-const journals = () => (existsSync(root) ? readdirSync(root) : []);
+/** The journal directories under the root, adopted ones (being replayed) included: one per process not finished with its own. */
+const journals = (dir = root): string[] =>
+  existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [e.name, ...journals(join(dir, e.name))] : [])) : [];
 
 /** Waits until the restarted node has replayed every journal but its own, then reads the count. */
 async function countedAfterReplay(node: NodeProcess, id: number, atLeast: number): Promise<number> {
