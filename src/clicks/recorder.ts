@@ -6,6 +6,7 @@ import { kyselyBatchWriter, type BatchWriter } from './batch-writers.js';
 import { clickAggregator } from './derive.js';
 import { threadBatchWriter } from './click-writer-client.js';
 import { loadGeoDatabase } from '../infra/geo.js';
+import { HeldAnswers, type Send } from './held-answers.js';
 import { ClickJournal, dropSegment } from './journal.js';
 import { forgetJournal } from './journal-repo.js';
 import { journalId } from './journal-replay.js';
@@ -42,8 +43,6 @@ interface Queued {
   committed?: () => void;
 }
 
-type Send<A, B> = (a: A, b: B) => void;
-
 /**
  * Batches clicks and scans off the request path. `record` only appends the raw visit to columns; a
  * batch is written as soon as batchMax visits wait, and every flushMs whatever has gathered. Each is
@@ -63,10 +62,7 @@ export class ClickRecorder {
   private readonly maxPending: number;
   private readonly writer: BatchWriter;
   private readonly journal: ClickJournal | null;
-  /** Answers waiting for this turn's journal write, as (send, a, b) triples; reused, so holding allocates nothing. */
-  private held: unknown[] = [];
-  private releasing: unknown[] = [];
-  private turnScheduled = false;
+  private readonly answers: HeldAnswers;
   private closing = false;
   private readonly replay: Promise<void>;
 
@@ -76,6 +72,7 @@ export class ClickRecorder {
     const root = options.journalDir;
     const id = root ? journalId() : '';
     this.journal = root ? new ClickJournal(`${root}/${id}`, id, options.log) : null;
+    this.answers = new HeldAnswers(() => this.journalNow(), options.log);
     this.replay = this.journal ? replayAbandoned(root!, this.journal, this.recovery()) : Promise.resolve();
     try {
       loadGeoDatabase(options.geoipMmdb || undefined);
@@ -118,33 +115,14 @@ export class ClickRecorder {
    * after one journal write per event-loop turn, so a kill never loses a click whose answer was sent.
    */
   hold<A, B>(send: Send<A, B>, a: A, b: B): void {
-    if (!this.journal?.behind(this.filling)) return send(a, b);
-    this.held.push(send, a, b);
-    if (this.turnScheduled) return;
-    this.turnScheduled = true;
-    setImmediate(this.endTurn);
+    if (this.journal?.behind(this.filling)) this.answers.hold(send, a, b);
+    else send(a, b);
   }
 
   /** Journals the clicks recorded so far now, for callers that answer right after recording (rare routes). */
   journalNow(): void {
     this.journal?.write(this.filling);
   }
-
-  private readonly endTurn = () => {
-    this.turnScheduled = false;
-    this.journal?.write(this.filling);
-    const held = this.held;
-    this.held = this.releasing;
-    this.releasing = held;
-    for (let i = 0; i < held.length; i += 3) {
-      try {
-        (held[i] as Send<unknown, unknown>)(held[i + 1], held[i + 2]);
-      } catch (err) {
-        this.options.log.error({ err }, 'a held answer could not be sent');
-      }
-    }
-    held.length = 0;
-  };
 
   /** Writes everything queued so far; never throws, failures are logged and retried. */
   async flush(): Promise<void> {
