@@ -13,6 +13,7 @@ import { benchImport } from './lib/import.mjs';
 import { benchAbuse } from './lib/abuse.mjs';
 import { benchPostgres, checkPostgres } from './lib/pg.mjs';
 import { benchStatsLag } from './lib/stats-lag.mjs';
+import { benchKill } from './lib/kill.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const GENERATOR = pickGenerator();
@@ -175,6 +176,14 @@ const single = add(await clicksLost(small), await clicksLost(big));
 const workers = await server(seed('workers', 1000), { WORKERS: '2' });
 await compare('direct, 1k links, WORKERS=2', baseline, workers, { paths: { prefix: 'd', count: 1000 } });
 const clicks = { single, workers: await clicksLost(workers) };
+clicks.killed = await benchKill({
+  db: seed('kill', 1000),
+  server,
+  generator: GENERATOR,
+  host: HOST,
+  connections: RUN.connections,
+  seconds: QUICK ? 2 : 4,
+});
 const pg = await benchPostgres({ quick: QUICK, big: BIG, generator: GENERATOR, host: HOST, baseline, server, compare });
 const lag = await benchStatsLag({
   quick: QUICK,

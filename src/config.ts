@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { hostKey } from './lib/hosts.js';
@@ -20,6 +21,8 @@ const EnvSchema = Type.Object({
   DOMAIN_DNS_TARGETS: Type.String({ default: '' }),
   CLICK_FLUSH_MS: Type.Integer({ minimum: 10, default: 1000 }),
   CLICK_BATCH_MAX: Type.Integer({ minimum: 1, default: 20_000 }),
+  /** Root of the click journals (one directory per process), so a killed process loses no answered click; `off` keeps none. */
+  CLICK_JOURNAL_DIR: Type.Optional(Type.String()),
   /** Days of hourly click buckets kept; older hours are rolled up into days in the background. */
   SERIES_HOURLY_DAYS: Type.Integer({ minimum: 1, maximum: 3660, default: 90 }),
   /** Days of the visit log kept (pruned in the background); 0 logs no visits. */
@@ -47,7 +50,7 @@ const EnvSchema = Type.Object({
 
 export type Env = Static<typeof EnvSchema>;
 
-export interface Config extends Omit<Env, 'BASE_URL' | 'DOMAIN_DNS_TARGETS' | 'DASHBOARD_URL'> {
+export interface Config extends Omit<Env, 'BASE_URL' | 'DOMAIN_DNS_TARGETS' | 'DASHBOARD_URL' | 'CLICK_JOURNAL_DIR'> {
   BASE_URL: string;
   /** Origin of the dashboard: DASHBOARD_URL's, else BASE_URL's. Sessions are only accepted there. */
   DASHBOARD_ORIGIN: string;
@@ -59,6 +62,8 @@ export interface Config extends Omit<Env, 'BASE_URL' | 'DOMAIN_DNS_TARGETS' | 'D
   DIALECT: 'sqlite' | 'postgres';
   /** Seconds a cached link may be served without re-reading the database. */
   LINK_CACHE_TTL_S: number;
+  /** The click journals' root, or null when CLICK_JOURNAL_DIR is `off` (or the database is SQLite in memory). */
+  CLICK_JOURNAL_DIR: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -105,7 +110,26 @@ function finish(env: Env): Config {
       .filter(Boolean),
     DIALECT: dialect,
     LINK_CACHE_TTL_S: env.LINK_CACHE_TTL_S ?? defaultTtl,
+    CLICK_JOURNAL_DIR: journalRoot(env.CLICK_JOURNAL_DIR, env.DATABASE_URL, dialect),
   };
+}
+
+/**
+ * Beside the SQLite file; for PostgreSQL under data/click-journal, in a directory per database (the URL
+ * without its password, hashed), so journals are only ever replayed into the database they were counted for.
+ */
+function journalRoot(value: string | undefined, url: string, dialect: Config['DIALECT']): string | null {
+  if (value === 'off') return null;
+  if (value) return value;
+  if (dialect === 'sqlite') {
+    const path = url.slice('sqlite:'.length);
+    return path === ':memory:' || path === '' ? null : `${path}.journal`;
+  }
+  const id = createHash('sha256')
+    .update(url.replace(/:[^:@/]*@/, '@'))
+    .digest('hex')
+    .slice(0, 16);
+  return `data/click-journal/${id}`;
 }
 
 function dashboardOf(value: string | undefined, base: URL): { origin: string; host: string } {

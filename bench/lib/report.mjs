@@ -50,6 +50,10 @@ export function printReport({
     `GET /api/stats/clicks, 90 days of the account holding every link (${connections} connections): p50 ${series.p50.toFixed(1)} ms, p99 ${series.p99.toFixed(1)} ms`,
   );
   console.log(`clicks lost: ${clicks.single.lost} single-process, ${clicks.workers.lost} with WORKERS=2${surplus(clicks)}`);
+  const { killed } = clicks;
+  console.log(
+    `clicks lost to SIGKILL mid-load: ${killed.lost} of ${killed.served} answered (${killed.extra} counted beyond, ${killed.unanswered} in flight)`,
+  );
   console.log(pgLine(pg));
   console.log(lagLine(lag));
   // rss_mb: the peak read right after each load run on the 1M-link server (idle, the collector gives memory back).
@@ -58,6 +62,7 @@ export function printReport({
     targeted_ratio: targeted.ratio.toFixed(2),
     growth_ratio: (grown.ratio / direct.ratio).toFixed(2),
     clicks_lost: clicks.single.lost + clicks.workers.lost,
+    clicks_lost_kill: clicks.killed.lost,
     create_per_s: created.rps.toFixed(0),
     stats_p99_ms: round(stats.p99),
     rss_mb: grown.rss.toFixed(0),

@@ -6,6 +6,8 @@ import { AccountHours } from './account-hours.js';
 import { upsertAccountHours } from './account-store.js';
 import { earlierHourRows, freshVisitors, referrerRows, summaryRow, uniqueRows } from './batch-rows.js';
 import { targetKey, type AggregatedBatch, type TargetBatch } from './derive.js';
+import type { JournalMark } from './journal.js';
+import { MARK_JOURNAL_SQL, markJournal } from './journal-repo.js';
 import * as repo from './store.js';
 import { KINDS, type VisitBatch } from './visit-columns.js';
 import { packer, type Packer } from './visit-log.js';
@@ -67,6 +69,7 @@ export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
       const accounts = new AccountHours();
       targets.forEach((t, i) => accounts.add(t, fresh[i]!));
       await upsertAccountHours(trx, accounts.rows());
+      if (batch.journal) await markJournal(trx, batch.journal);
     });
   };
   return { write, close: async () => {} };
@@ -90,7 +93,7 @@ const KNOWN_VISITORS = 50_000;
  * target so each one's rows are written while their pages are at hand (docs/performance.md#prepared-writes).
  * Used by the writer thread (src/clicks/click-writer-thread.ts).
  */
-export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBatch) => void {
+export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBatch, journal?: JournalMark) => void {
   const deleted = sqlite.prepare('SELECT 1 FROM deleted_targets WHERE target_kind = ? AND target_id = ?').pluck();
   const prune = sqlite.prepare('DELETE FROM deleted_targets WHERE deleted_at < ?');
   const pruneDue = pruneSchedule();
@@ -104,6 +107,7 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBa
     ON CONFLICT (target_kind, target_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques`);
   const accountHour = sqlite.prepare(`INSERT INTO account_hours (user_id, hour, clicks, uniques) VALUES (?, ?, ?, ?)
     ON CONFLICT (user_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques`);
+  const markJournalRow = sqlite.prepare(MARK_JOURNAL_SQL);
   const insertPack = sqlite.prepare('INSERT INTO visit_packs (target_kind, target_id, at, n, labels, codes) VALUES (?, ?, ?, ?, ?, ?)');
   const logged = (target: TargetBatch, pack: Packer) => {
     const p = pack(target.logged);
@@ -121,7 +125,7 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBa
       committed.push(pair);
       return unique.run(target.kind, target.id, visitor).changes > 0;
     });
-  const write = sqlite.transaction(({ targets, visits }: AggregatedBatch) => {
+  const write = sqlite.transaction(({ targets, visits }: AggregatedBatch, journal?: JournalMark) => {
     committed = [];
     const before = pruneDue();
     if (before) prune.run(before);
@@ -137,9 +141,10 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBa
       accounts.add(target, fresh);
     }
     for (const a of accounts.rows()) accountHour.run(a.user_id, a.hour, a.clicks, a.uniques);
+    if (journal) markJournalRow.run(journal.journal, journal.seq);
   });
-  return (batch) => {
-    write.immediate(batch);
+  return (batch, journal) => {
+    write.immediate(batch, journal);
     for (const pair of committed) known.set(pair, true);
   };
 }

@@ -32,7 +32,7 @@ const write = sqliteClickWriter(sqlite);
 
 parentPort!.on('message', ({ id, batch }: WriterRequest) => {
   try {
-    write(aggregate(batch));
+    write(aggregate(batch), batch.journal);
     parentPort!.postMessage({ id } satisfies WriterReply);
   } catch (error) {
     parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies WriterReply);

@@ -6,6 +6,11 @@ import { kyselyBatchWriter, type BatchWriter } from './batch-writers.js';
 import { clickAggregator } from './derive.js';
 import { threadBatchWriter } from './click-writer-client.js';
 import { loadGeoDatabase } from '../infra/geo.js';
+import { HeldAnswers, type Send } from './held-answers.js';
+import { ClickJournal, dropSegment } from './journal.js';
+import { forgetJournal } from './journal-repo.js';
+import { journalId } from './journal-replay.js';
+import { replayAbandoned } from './journal-recovery.js';
 import { batchLength, DEFAULT_RULE, VisitBuffer, type Visit, type VisitBatch } from './visit-columns.js';
 
 export interface ClickRecorderOptions {
@@ -21,6 +26,8 @@ export interface ClickRecorderOptions {
   geoipMmdb?: string;
   /** Whether counted visits are also appended to the visit log (VISIT_LOG_DAYS > 0). */
   visitLog?: boolean;
+  /** Where each process keeps its click journal (config CLICK_JOURNAL_DIR); unset, none is kept. */
+  journalDir?: string;
   /** Most visits held in memory (the database failing or falling behind); beyond it visits are dropped and logged. */
   maxPending?: number;
 }
@@ -28,6 +35,13 @@ export interface ClickRecorderOptions {
 const CLOSE_ATTEMPTS = 3;
 /** About 6 MB of columns (plus each distinct header once): a busy node's traffic while the database is away. */
 const MAX_PENDING = 250_000;
+
+/** A sealed batch waiting for the writer; `segment` is its journal file, deleted once it is committed. */
+interface Queued {
+  batch: VisitBatch;
+  segment?: string;
+  committed?: () => void;
+}
 
 /**
  * Batches clicks and scans off the request path. `record` only appends the raw visit to columns; a
@@ -38,7 +52,7 @@ const MAX_PENDING = 250_000;
  */
 export class ClickRecorder {
   /** Sealed batches of at most batchMax visits, oldest first, then the one still filling. */
-  private batches: VisitBatch[] = [];
+  private batches: Queued[] = [];
   private readonly filling = new VisitBuffer();
   private sealed = 0;
   private running: Promise<void> | null = null;
@@ -47,10 +61,19 @@ export class ClickRecorder {
   private readonly timer: NodeJS.Timeout;
   private readonly maxPending: number;
   private readonly writer: BatchWriter;
+  private readonly journal: ClickJournal | null;
+  private readonly answers: HeldAnswers;
+  private closing = false;
+  private readonly replay: Promise<void>;
 
   constructor(readonly options: ClickRecorderOptions) {
     this.maxPending = options.maxPending ?? Math.max(options.batchMax * 2, MAX_PENDING);
     this.writer = this.makeWriter(options);
+    const root = options.journalDir;
+    const id = root ? journalId() : '';
+    this.journal = root ? new ClickJournal(`${root}/${id}`, id, options.log) : null;
+    this.answers = new HeldAnswers(() => this.journalNow(), options.log);
+    this.replay = this.journal ? replayAbandoned(root!, this.journal, this.recovery()) : Promise.resolve();
     try {
       loadGeoDatabase(options.geoipMmdb || undefined);
     } catch (error) {
@@ -77,7 +100,7 @@ export class ClickRecorder {
     }
     this.filling.append(kind, id, owner, visit, visit.now ?? Date.now(), rule);
     if (this.filling.length < this.options.batchMax) return;
-    this.push(this.filling.seal());
+    this.sealFilling();
     if (!this.running && !this.kicked) {
       this.kicked = true;
       setImmediate(() => {
@@ -87,9 +110,23 @@ export class ClickRecorder {
     }
   }
 
+  /**
+   * Sends an answer that recorded a click once the click is in the journal: held answers go out right
+   * after one journal write per event-loop turn, so a kill never loses a click whose answer was sent.
+   */
+  hold<A, B>(send: Send<A, B>, a: A, b: B): void {
+    if (this.journal?.behind(this.filling)) this.answers.hold(send, a, b);
+    else send(a, b);
+  }
+
+  /** Journals the clicks recorded so far now, for callers that answer right after recording (rare routes). */
+  journalNow(): void {
+    this.journal?.write(this.filling);
+  }
+
   /** Writes everything queued so far; never throws, failures are logged and retried. */
   async flush(): Promise<void> {
-    if (this.filling.length > 0) this.push(this.filling.seal());
+    if (this.filling.length > 0) this.sealFilling();
     await this.writeSealed();
   }
 
@@ -106,12 +143,17 @@ export class ClickRecorder {
   /** Stops the timer and writes everything pending; awaited on graceful shutdown. */
   async close(): Promise<void> {
     clearInterval(this.timer);
+    this.closing = true;
     for (let attempt = 1; attempt <= CLOSE_ATTEMPTS && this.pending > 0; attempt++) {
       if (attempt > 1) await sleep(100 * attempt);
       await this.flush();
     }
-    if (this.pending > 0) this.options.log.error({ lost: this.pending }, 'clicks could not be written before shutdown');
+    for (const queued of this.batches) queued.committed?.(); // a replay stops there; its segments wait for the next start
+    await this.replay;
+    if (this.pending > 0)
+      this.options.log.error({ pending: this.pending }, 'clicks could not be written before shutdown; the next start replays their journal');
     await this.writer.close();
+    if (this.journal?.close()) await forgetJournal(this.options.db, this.journal.id).catch(() => {});
   }
 
   private async drain(): Promise<void> {
@@ -120,7 +162,7 @@ export class ClickRecorder {
       this.dropped = 0;
     }
     while (this.batches.length > 0) {
-      const batch = this.batches[0]!;
+      const { batch, segment, committed } = this.batches[0]!;
       try {
         await this.writer.write(batch);
       } catch (error) {
@@ -130,13 +172,38 @@ export class ClickRecorder {
       }
       this.batches.shift();
       this.sealed -= batchLength(batch);
+      if (segment) dropSegment(segment);
+      committed?.();
       await nextTurn(); // better-sqlite3 is synchronous: let requests in between batches
     }
   }
 
-  private push(batch: VisitBatch): void {
-    this.batches.push(batch);
-    this.sealed += batchLength(batch);
+  /** The filling batch, journaled to its end, goes in line; it carries its journal mark to the writer. */
+  private sealFilling(): void {
+    this.journal?.write(this.filling);
+    const segment = this.journal?.seal();
+    const batch = this.filling.seal();
+    if (segment) batch.journal = { journal: segment.journal, seq: segment.seq };
+    this.push({ batch, segment: segment?.path });
+  }
+
+  private push(queued: Queued): void {
+    this.batches.push(queued);
+    this.sealed += batchLength(queued.batch);
+  }
+
+  /** What a replay of abandoned journals needs: their batches go through the same line and writer. */
+  private recovery() {
+    return {
+      db: this.options.db,
+      log: this.options.log,
+      closing: () => this.closing,
+      write: (batch: VisitBatch, segment: string) =>
+        new Promise<void>((committed) => {
+          this.push({ batch, segment, committed });
+          void this.writeSealed();
+        }),
+    };
   }
 
   private makeWriter(options: ClickRecorderOptions): BatchWriter {

@@ -1,4 +1,5 @@
 import type { TargetKind } from '../db/types.js';
+import type { JournalMark } from './journal.js';
 
 /**
  * Raw visits as columns: numbers in typed arrays plus each distinct header string once. The request
@@ -16,6 +17,19 @@ export interface VisitBatch {
   /** Per visit: the second it was served in (seconds since 1970), for the visit log. */
   seconds: Uint32Array;
   /** Per visit: indexes into `strings` of its ip, user agent, referer, the target rule that applied and its Accept-Language. */
+  fields: Uint32Array;
+  strings: string[];
+  /** Where the batch was journaled, recorded by its transaction so a replay never counts it twice (src/clicks/journal.ts). */
+  journal?: JournalMark;
+}
+
+/** Visits appended since `from`, as views of the buffer's columns (no copy), and the strings interned since `fromString`. */
+export interface VisitChunk {
+  kinds: Uint8Array;
+  ids: Float64Array;
+  owners: Float64Array;
+  hours: Uint32Array;
+  seconds: Uint32Array;
   fields: Uint32Array;
   strings: string[];
 }
@@ -36,6 +50,7 @@ export const FIELDS = 5;
 export const DEFAULT_RULE = 'default';
 export const KINDS: readonly TargetKind[] = ['link', 'qr'];
 const INITIAL = 1_024;
+const NO_STRINGS: string[] = [];
 
 /** Appends visits up to `capacity`, then seals them into one VisitBatch. */
 export class VisitBuffer {
@@ -81,6 +96,20 @@ export class VisitBuffer {
     this.index = new Map();
     this.length = 0;
     return batch;
+  }
+
+  /** The visits from `from` on, for the journal. */
+  chunk(from: number, fromString: number): VisitChunk {
+    const to = this.length;
+    return {
+      kinds: this.kinds.subarray(from, to),
+      ids: this.ids.subarray(from, to),
+      owners: this.owners.subarray(from, to),
+      hours: this.hours.subarray(from, to),
+      seconds: this.seconds.subarray(from, to),
+      fields: this.fields.subarray(from * FIELDS, to * FIELDS),
+      strings: fromString < this.strings.length ? this.strings.slice(fromString) : NO_STRINGS,
+    };
   }
 
   private intern(value: string): number {

@@ -15,6 +15,7 @@ import * as accountActivity from './migrations/0011-account-activity.js';
 import * as accountSafety from './migrations/0012-account-safety.js';
 import * as oneRunningImport from './migrations/0013-one-running-import.js';
 import * as linkTags from './migrations/0014-link-tags.js';
+import * as clickJournal from './migrations/0015-click-journal.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0012-account-safety': accountSafety,
   '0013-one-running-import': oneRunningImport,
   '0014-link-tags': linkTags,
+  '0015-click-journal': clickJournal,
 };
 
 /** Every migration's name, in order. */

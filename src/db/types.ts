@@ -196,6 +196,12 @@ export interface ClickSummariesTable {
   visit_count: Generated<number>;
 }
 
+/** Per click journal (one per process), the last batch committed (src/db/migrations/0015). */
+export interface ClickJournalTable {
+  journal: string;
+  seq: number;
+}
+
 /** Deleted links and QR codes, kept a day so clicks still queued for them are dropped. */
 export interface DeletedTargetsTable {
   target_kind: TargetKind;
@@ -329,6 +335,7 @@ export interface Database {
   qr_codes: QrCodesTable;
   click_stats: ClickStatsTable;
   click_summaries: ClickSummariesTable;
+  click_journal: ClickJournalTable;
   click_uniques: ClickUniquesTable;
   deleted_targets: DeletedTargetsTable;
   click_hours: ClickHoursTable;

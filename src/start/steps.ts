@@ -88,6 +88,7 @@ function startClicks(config: Config, log: Logger, handle: DbHandle, secret: stri
     batchMax: config.CLICK_BATCH_MAX,
     geoipMmdb: config.GEOIP_MMDB,
     visitLog: config.VISIT_LOG_DAYS > 0,
+    journalDir: config.CLICK_JOURNAL_DIR ?? undefined,
   });
   life.onClose(() => clicks.close());
   return clicks;

@@ -35,6 +35,7 @@ export const campaignPublicRoutes: Feature = async (app, { ctx }) => {
           referer: header(req, 'referer'),
           acceptLanguage: header(req, 'accept-language'),
         });
+        ctx.clicks.journalNow(); // the click reaches the journal before its answer
       }
       return reply.header('cache-control', 'no-store').redirect(target.url, 302);
     },

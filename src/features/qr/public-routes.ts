@@ -71,6 +71,7 @@ export const qrPublicRoutes: Feature = async (app, { ctx }) => {
           referer: req.headers.referer ?? '',
           acceptLanguage: req.headers['accept-language'] ?? '',
         });
+        ctx.clicks.journalNow(); // the click reaches the journal before its answer
       }
       // Every scan must reach us to be counted, and the destination may change.
       reply.header('cache-control', 'no-store');

@@ -33,7 +33,9 @@ export function leanFront(ctx: AppContext, resolver: Resolver, fastify: RequestL
         acceptLanguage: headers.acceptLanguage ?? '',
         referer: headers.referer ?? '',
       });
-      writeDecision(res, decision, method === 'HEAD');
+      // An answer that recorded a click goes out once the click is in the journal (after this turn's write).
+      if (decision.count && method === 'GET') ctx.clicks.hold(writeDecision, res, decision);
+      else writeDecision(res, decision, method === 'HEAD');
     } catch (err) {
       ctx.log.error({ err }, 'lean redirect failed');
       if (!res.headersSent) fastify(req, res);

@@ -74,7 +74,9 @@ export const publicRoutes: Feature<{ resolver: Resolver }> = async (app, { ctx, 
         const now = Date.now();
         const lookup = resolver.lookup(req.host, req.params.alias, now);
         const found = lookup instanceof Promise ? await lookup : lookup; // a cache hit stays synchronous
-        return sendDecision(reply, answerVisit(ctx, found, visitOf(req, now)));
+        const decision = answerVisit(ctx, found, visitOf(req, now));
+        ctx.clicks.journalNow(); // the click reaches the journal before its answer
+        return sendDecision(reply, decision);
       },
     );
 
