@@ -10,6 +10,7 @@ import type { JournalMark } from './journal.js';
 import { MARK_JOURNAL_SQL, markJournal } from './journal-repo.js';
 import * as repo from './store.js';
 import { KINDS, type VisitBatch } from './visit-columns.js';
+import type { TargetKind } from '../db/types.js';
 import { packer, type Packer } from './visit-log.js';
 
 /**
@@ -85,8 +86,13 @@ async function withoutDeleted(db: Db, targets: TargetBatch[]): Promise<TargetBat
   return targets.filter((t) => !deleted.has(targetKey(t.kind, t.id)));
 }
 
-/** Visitor pairs the SQLite writer remembers as stored. */
+/** Visitor pairs the SQLite writer remembers as stored, and targets whose pairs it remembers. */
 const KNOWN_VISITORS = 50_000;
+const KNOWN_TARGETS = 50_000;
+/** Deleted targets read whole once per batch while at most this many are remembered; past it, one read per target. */
+const DELETED_READ_MAX = 2_000;
+
+const targetNumber = (target: TargetBatch) => target.id * KINDS.length + KINDS.indexOf(target.kind);
 
 /**
  * SQLite: the same writes through statements prepared once, in one synchronous transaction, target by
@@ -94,7 +100,7 @@ const KNOWN_VISITORS = 50_000;
  * Used by the writer thread (src/clicks/click-writer-thread.ts).
  */
 export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBatch, journal?: JournalMark) => void {
-  const deleted = sqlite.prepare('SELECT 1 FROM deleted_targets WHERE target_kind = ? AND target_id = ?').pluck();
+  const isDeleted = deletedTargetsOf(sqlite);
   const prune = sqlite.prepare('DELETE FROM deleted_targets WHERE deleted_at < ?');
   const pruneDue = pruneSchedule();
   const stat = sqlite.prepare(`INSERT INTO click_stats (target_kind, target_id, dimension, label, count) VALUES (?, ?, ?, ?, ?)
@@ -114,25 +120,32 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBa
     return p ? { pack: Number(insertPack.run(target.kind, target.id, p.at, p.n, p.labels, p.codes).lastInsertRowid), n: p.n } : null;
   };
   // Visitors this writer has committed recently: most clicks are repeat visits, and a pair known to be
-  // stored needs no insert. Filled only after a commit, so a rolled-back batch leaves nothing behind.
+  // stored needs no insert. Filled only after a commit, so a rolled-back batch leaves nothing behind. Only
+  // targets seen in an earlier batch look their pairs up or remember them: at 1M links nearly no target
+  // recurs, and building and remembering each pair's key was 6 % of the thread (docs/performance.md#writer-fold).
   const known = new BoundedCache<string, true>(KNOWN_VISITORS);
+  const seen = new BoundedCache<number, true>(KNOWN_TARGETS);
   let committed: string[] = [];
 
-  const freshOf = (target: TargetBatch) =>
-    freshVisitors(target, (visitor) => {
+  const freshOf = (target: TargetBatch) => {
+    const recurring = seen.get(targetNumber(target)) !== undefined;
+    return freshVisitors(target, (visitor) => {
+      if (!recurring) return unique.run(target.kind, target.id, visitor).changes > 0;
       const pair = `${target.kind}:${target.id}:${visitor}`;
       if (known.get(pair)) return false;
       committed.push(pair);
       return unique.run(target.kind, target.id, visitor).changes > 0;
     });
+  };
   const write = sqlite.transaction(({ targets, visits }: AggregatedBatch, journal?: JournalMark) => {
     committed = [];
     const before = pruneDue();
     if (before) prune.run(before);
     const accounts = new AccountHours();
     const pack = packer(visits);
+    const deleted = isDeleted();
     for (const target of targets) {
-      if (deleted.get(target.kind, target.id) !== undefined) continue; // deleted since the visit
+      if (deleted(target)) continue; // deleted since the visit
       const fresh = freshOf(target);
       for (const h of earlierHourRows(target, fresh)) hour.run(h.target_kind, h.target_id, h.hour, h.clicks, h.uniques);
       const s = summaryRow(target, fresh, logged(target, pack));
@@ -146,5 +159,22 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBa
   return (batch, journal) => {
     write.immediate(batch, journal);
     for (const pair of committed) known.set(pair, true);
+    for (const target of batch.targets) seen.set(targetNumber(target), true);
+  };
+}
+
+/**
+ * Which targets were deleted since their visits, read in the batch's transaction: the few remembered
+ * deletions (a day's) in one query, instead of a lookup per target; many of them, a lookup per target.
+ */
+function deletedTargetsOf(sqlite: SQLite.Database): () => (target: TargetBatch) => boolean {
+  const one = sqlite.prepare('SELECT 1 FROM deleted_targets WHERE target_kind = ? AND target_id = ?').pluck();
+  const all = sqlite.prepare('SELECT target_kind, target_id FROM deleted_targets LIMIT ?').raw();
+  return () => {
+    const rows = all.all(DELETED_READ_MAX + 1) as [TargetKind, number][];
+    if (rows.length === 0) return () => false;
+    if (rows.length > DELETED_READ_MAX) return (target) => one.get(target.kind, target.id) !== undefined;
+    const keys = new Set(rows.map(([kind, id]) => targetKey(kind, id)));
+    return (target) => keys.has(targetKey(target.kind, target.id));
   };
 }
