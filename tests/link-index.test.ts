@@ -160,3 +160,38 @@ describe('after the fill', () => {
     expect(await served(alias)).toBe('302 https://example.com/late');
   });
 });
+
+describe('the next pass', () => {
+  let refreshing: TestServer;
+  let passes = '';
+  const passed = async (count: number) => {
+    while (passes.split('link index passed').length - 1 < count) await new Promise((resolve) => setTimeout(resolve, 50));
+  };
+
+  beforeAll(async () => {
+    const log = new Writable({
+      write(chunk, _encoding, done) {
+        passes += String(chunk);
+        done();
+      },
+    });
+    // A TTL of one second: the index passes over the links every second, as the cache expires.
+    refreshing = await startServer({ DATABASE_URL: seeder.config.DATABASE_URL, LINK_CACHE_TTL_S: '1', LOG_LEVEL: 'debug' }, { log });
+    while (!passes.includes('link index filled')) await new Promise((resolve) => setTimeout(resolve, 20));
+  }, 120_000);
+  afterAll(() => refreshing?.close());
+
+  it('indexes what changed without an invalidation it heard, and sweeps out what was deleted', async () => {
+    const [gone, changed] = [seeded[500]!, seeded[501]!];
+    await seeder.ctx.db.deleteFrom('links').where('id', '=', gone.id).execute();
+    await seeder.ctx.db.updateTable('links').set({ long_url: 'https://example.com/changed-quietly' }).where('id', '=', changed.id).execute();
+    // The first pass that starts after the writes has seen them; the second surely started after.
+    await passed(passes.split('link index passed').length - 1 + 2);
+    const visit = async (alias: string) => {
+      const res = await refreshing.visit(`/${alias}`);
+      return res.status === 302 ? String(res.headers.location) : String(res.status);
+    };
+    expect(await visit(gone.alias)).toBe('404');
+    expect(await visit(changed.alias)).toBe('https://example.com/changed-quietly');
+  });
+});

@@ -76,8 +76,12 @@ export class Resolver {
     this.missing = new ExpiringCache(Math.min(ctx.config.LINK_CACHE_SIZE, 50_000));
     this.defaultSite = site(ctx.config.DEFAULT_HOST, 0, null, '', '');
     this.defaultKey = cacheKeys.domainRoot(ctx.config.DEFAULT_HOST);
-    this.index = new LinkIndex(this.deps, linkIndexSize(ctx.config), ctx.log);
+    this.index = new LinkIndex(this.deps, linkIndexSize(ctx.config), this.ttlMs, ctx.log);
     this.unsubscribe = ctx.invalidation.subscribe((key) => this.drop(key));
+  }
+
+  /** Begins filling the resident index in the background (the server listens; the cache and database serve meanwhile). */
+  startIndex(): void {
     this.index.start();
   }
 
@@ -174,11 +178,12 @@ export class Resolver {
 }
 
 /**
- * Links kept resident: none where this node would not hear other nodes' invalidations (PostgreSQL without
- * Redis converges by the cache's short TTL, which a resident index has not).
+ * Links kept resident: none where nodes do not hear each other's invalidations (PostgreSQL without Redis
+ * converges by a TTL of seconds, too short to pass over every link), nor when nothing may be cached.
  */
 function linkIndexSize(config: Config): number {
-  return config.DIALECT === 'postgres' && !config.REDIS_URL ? 0 : config.LINK_INDEX_MAX;
+  if ((config.DIALECT === 'postgres' && !config.REDIS_URL) || config.LINK_CACHE_TTL_S === 0) return 0;
+  return config.LINK_INDEX_MAX;
 }
 
 function site(host: string, domainId: number, domain: Site['domain'], root: string, notFound: string): Site {
