@@ -8,23 +8,21 @@ type IndexRow = Awaited<ReturnType<ReturnType<typeof indexableLinksQuery>['execu
 
 /** Rows per read of a pass: a few milliseconds of the event loop each, with a turn for requests between them. */
 const PAGE = 2_000;
-/** Entries looked at per turn when a pass sweeps out what it did not see. */
-const SWEEP = 20_000;
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * A resident host + alias → link index of the links that need nothing but their row to be served (direct,
- * no password, pixels or targets), so a redirect to one is two Map reads and one object: no database read,
- * no URL parsing. Filled in the background after start by a pass over the links in keyset pages by id, and
+ * no password, pixels or targets), so a redirect to one is a hash-table probe and one object: no database read,
+ * no URL parsing (link-slots.ts keeps them off the JavaScript heap). Filled in the background after start by a pass over the links in keyset pages by id, and
  * passed over again every `refreshMs` (the cache's TTL): that pass picks up links created or changed since
  * and sweeps out any this node missed the invalidation of (a Redis outage), as the cache converges by expiry.
  * In between, an invalidated key leaves the index (the resolver's cache serves it until the next pass).
  * Hosts never change (a domain is deleted only without links), so links are keyed by host.
  */
 export class LinkIndex {
-  /** Lower-cased host (the default domain's too) → alias → slot. */
-  private readonly byHost = new Map<string, Map<string, number>>();
+  /** Lower-cased host (the default domain's too) → its number in the slots' table (from 1). */
+  private readonly hosts = new Map<string, number>();
   private readonly slots = new LinkSlots();
   /** Link keys invalidated while a page read is under way: its rows of these keys may be older than the write. */
   private stale: Set<string> | null = null;
@@ -51,11 +49,12 @@ export class LinkIndex {
 
   /** The indexed link at `host` (lower-cased) / `alias`, as compileLink would have made it; undefined when not indexed. */
   get(host: string, domain: DomainRef | null, alias: string): CompiledLink | undefined {
-    const slot = this.byHost.get(host)?.get(alias);
-    if (slot === undefined) return undefined;
+    const number = this.hosts.get(host);
     const s = this.slots;
+    const slot = number === undefined ? 0 : s.find(number, alias);
+    if (slot === 0) return undefined;
     const url = shortUrl(this.deps.config, domain, alias);
-    return linkOf(s.ids[slot]!, s.owners[slot]!, alias, url, 'direct', s.destinations[slot]!, s.expires[slot]!, null, null, s.meta(slot));
+    return linkOf(s.ids[slot]!, s.owners[slot]!, alias, url, 'direct', s.destination(slot), s.expires[slot]!, null, null, s.meta(slot));
   }
 
   /** An invalidated link key (`l:host/alias`, cacheKeys.link): served by the database path until the next pass. */
@@ -63,12 +62,8 @@ export class LinkIndex {
     if (!key.startsWith('l:')) return;
     this.stale?.add(key);
     const slash = key.indexOf('/');
-    const inHost = this.byHost.get(key.slice(2, slash));
-    const alias = key.slice(slash + 1);
-    const slot = inHost?.get(alias);
-    if (slot === undefined) return;
-    inHost!.delete(alias);
-    this.slots.free(slot);
+    const number = this.hosts.get(key.slice(2, slash));
+    if (number !== undefined) this.slots.remove(number, key.slice(slash + 1));
   }
 
   private async run(): Promise<void> {
@@ -103,33 +98,21 @@ export class LinkIndex {
       after = rows[rows.length - 1]!.id;
       await nextTurn();
     }
-    let n = 0;
-    for (const inHost of this.byHost.values()) {
-      for (const [alias, slot] of inHost) {
-        if (this.slots.seen[slot] !== pass) {
-          inHost.delete(alias);
-          this.slots.free(slot);
-        }
-        if (++n % SWEEP === 0) await nextTurn();
-      }
-    }
+    this.slots.sweep(pass);
   }
 
   private add(row: IndexRow, stale: Set<string>, pass: number): void {
     if (row.has_pixels || row.type !== 'direct') return;
     const host = (row.host ?? this.deps.config.DEFAULT_HOST).toLowerCase();
     if (stale.has(`l:${host}/${row.alias}`)) return;
-    let inHost = this.byHost.get(host);
-    let slot = inHost?.get(row.alias);
-    if (slot === undefined && this.slots.live >= this.max) return;
+    let number = this.hosts.get(host);
+    if (number === undefined) this.hosts.set(host, (number = this.hosts.size + 1));
+    const known = this.slots.find(number, row.alias) !== 0;
+    if (!known && this.slots.live >= this.max) return;
     // Direct and without pixels, compileLink answers synchronously (no reads of its own).
     const link = compileLink(this.deps, row, null) as CompiledLink | null;
-    if (!link || link.passwordHash !== null || link.targeting !== null) {
-      if (slot !== undefined) this.drop(`l:${host}/${row.alias}`);
-      return;
+    if (!link || link.passwordHash !== null || link.targeting !== null || !this.slots.put(number, row.alias, link, pass)) {
+      if (known) this.slots.remove(number, row.alias);
     }
-    if (!inHost) this.byHost.set(host, (inHost = new Map<string, number>()));
-    if (slot === undefined) inHost.set(row.alias, (slot = this.slots.take()));
-    this.slots.fill(slot, link, pass);
   }
 }
