@@ -119,7 +119,7 @@ export class LinkSlots {
   }
 
   private insert(host: number, alias: string): number {
-    if ((this.live + 1 + this.tombstones) * 2 > this.table.length) this.rehash(Math.max(4096, 2 ** Math.ceil(Math.log2((this.live + 1) * 4))));
+    if ((this.live + 1 + this.tombstones) * 2 > this.table.length) this.rehash(Math.max(4096, 2 ** Math.ceil(Math.log2((this.live + 1) * 2))));
     const slot = this.freed.pop() ?? this.newSlot();
     const mask = this.table.length - 1;
     let at = hashChars(host, alias) & mask;
