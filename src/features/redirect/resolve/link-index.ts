@@ -13,12 +13,13 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * A resident host + alias → link index of the links that need nothing but their row to be served (direct,
- * no password, pixels or targets), so a redirect to one is a hash-table probe and one object: no database read,
- * no URL parsing (link-slots.ts keeps them off the JavaScript heap). Filled in the background after start by a pass over the links in keyset pages by id, and
- * passed over again every `refreshMs` (the cache's TTL): that pass picks up links created or changed since
- * and sweeps out any this node missed the invalidation of (a Redis outage), as the cache converges by expiry.
- * In between, an invalidated key leaves the index (the resolver's cache serves it until the next pass).
- * Hosts never change (a domain is deleted only without links), so links are keyed by host.
+ * no password, pixels or targets): a redirect to one is a hash-table probe and one object, with no database
+ * read and no URL parsing (link-slots.ts keeps them off the JavaScript heap). Filled in the background
+ * after start by a pass over the links in keyset pages by id, and passed over again every `refreshMs` (the
+ * cache's TTL): that pass picks up links created or changed since, and sweeps out any whose invalidation
+ * this node missed (a Redis outage), as the cache converges by expiry. In between, an invalidated key
+ * leaves the index (the resolver's cache serves it until the next pass). Hosts never change (a domain is
+ * deleted only without links), so links are keyed by host.
  */
 export class LinkIndex {
   /** Lower-cased host (the default domain's too) → its number in the slots' table (from 1). */
