@@ -262,7 +262,7 @@ export const indexableLinksQuery = (db: Db, afterId: number, limit: number) =>
     .select(linkHasPixels)
     .select(domainAddressOf('links.domain_id')[0])
     .where('id', '>', afterId)
-    .where('type', '=', 'direct')
-    .where((eb) => eb.or([eb('password_hash', 'is', null), eb('password_hash', '=', '')]))
+    .where('type', '=', sql.lit('direct'))
+    .where((eb) => eb.or([eb('password_hash', 'is', null), eb('password_hash', '=', sql.lit(''))]))
     .orderBy('id')
     .limit(limit);

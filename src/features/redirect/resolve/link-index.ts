@@ -1,10 +1,8 @@
 import type { Logger } from 'pino';
 import { shortUrl, type DomainRef } from '../../../lib/short-url.js';
-import { indexableLinksQuery } from '../../links/access.js';
 import { compileLink, linkOf, type CompileDeps, type CompiledLink } from './compile.js';
 import { LinkSlots } from './link-slots.js';
-
-type IndexRow = Awaited<ReturnType<ReturnType<typeof indexableLinksQuery>['execute']>>[number];
+import type { IndexableLinkRow } from './repo.js';
 
 /** Rows per read of a pass: a few milliseconds of the event loop each, with a turn for requests between them. */
 const PAGE = 2_000;
@@ -90,7 +88,7 @@ export class LinkIndex {
     let after = 0;
     for (;;) {
       this.stale = new Set();
-      const rows = await indexableLinksQuery(this.deps.db, after, PAGE).execute();
+      const rows = await this.deps.repo.indexable(after, PAGE);
       const stale = this.stale;
       this.stale = null;
       if (this.closed) return;
@@ -102,7 +100,7 @@ export class LinkIndex {
     this.slots.sweep(pass);
   }
 
-  private add(row: IndexRow, stale: Set<string>, pass: number): void {
+  private add(row: IndexableLinkRow, stale: Set<string>, pass: number): void {
     if (row.has_pixels || row.type !== 'direct') return;
     const host = (row.host ?? this.deps.config.DEFAULT_HOST).toLowerCase();
     if (stale.has(`l:${host}/${row.alias}`)) return;
