@@ -90,6 +90,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     serverFactory: (handler) => createServer(leanFront(ctx, resolver, handler)),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onClose', () => resolver.close());
+  // The resident link index fills once the server listens: its reads must not stretch start-up.
+  app.addHook('onListen', () => resolver.startIndex());
   app.setValidatorCompiler(validatorCompiler());
   app.decorateRequest('account', null);
   app.decorateRequest('chargeUnits', chargeNothing);

@@ -31,6 +31,8 @@ const EnvSchema = Type.Object({
   /** Days the account activity log (sign-ins, key and credential changes, imports, exports) keeps its entries. */
   ACTIVITY_LOG_DAYS: Type.Integer({ minimum: 1, maximum: 3660, default: 90 }),
   LINK_CACHE_SIZE: Type.Integer({ minimum: 0, default: 100_000 }),
+  /** Direct links kept resident for the redirect (about 90 bytes each, off the heap), filled after start; 0 keeps none. */
+  LINK_INDEX_MAX: Type.Integer({ minimum: 0, default: 1_000_000 }),
   LINK_CACHE_TTL_S: Type.Optional(Type.Integer({ minimum: 0 })),
   SECRET: Type.Optional(Type.String({ minLength: 16 })),
   GEOIP_MMDB: Type.Optional(Type.String()),

@@ -15,7 +15,17 @@ import * as repo from './repo.js';
  */
 
 export { campaignLinks, type CampaignLinkRow, type PageKind } from './refs-repo.js';
-export { campaignLinkIds, countLinksOn, linkAlive, linkIdsOf, linkSummaries, noLinkOn, ownsLink, publicLinkQuery } from './repo.js';
+export {
+  campaignLinkIds,
+  countLinksOn,
+  linkAlive,
+  linkIdsOf,
+  linkSummaries,
+  noLinkOn,
+  ownsLink,
+  publicLinkQuery,
+  indexableLinksQuery,
+} from './repo.js';
 export { invalidateLinks } from './invalidate.js';
 
 /**

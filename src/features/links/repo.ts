@@ -226,29 +226,43 @@ export async function countLinksOn(db: Db, domainId: number): Promise<number> {
 }
 
 /** The redirect's row read, prepared once by redirect/resolve: keep it one indexed lookup with these columns. */
+const PUBLIC_LINK_COLUMNS = [
+  'id',
+  'user_id',
+  'alias',
+  'long_url',
+  'title',
+  'description',
+  'type',
+  'splash_id',
+  'overlay_id',
+  'password_hash',
+  'expiry',
+  'geo_targets',
+  'device_targets',
+  'language_targets',
+  'parameters',
+  'meta_title',
+  'meta_description',
+  'meta_image',
+] as const;
+
 export const publicLinkQuery = (db: Db, domainId: number, alias: string) =>
+  db.selectFrom('links').select(PUBLIC_LINK_COLUMNS).select(linkHasPixels).where('domain_id', '=', domainId).where('alias', '=', alias);
+
+/**
+ * The redirect's resident index fills from this (redirect/resolve/link-index.ts): the next `limit` links
+ * after `afterId` that could be served from their row alone (direct, no password), with their host (null:
+ * the default domain). Keyset by id, so each page is one index range however large the table.
+ */
+export const indexableLinksQuery = (db: Db, afterId: number, limit: number) =>
   db
     .selectFrom('links')
-    .select([
-      'id',
-      'user_id',
-      'alias',
-      'long_url',
-      'title',
-      'description',
-      'type',
-      'splash_id',
-      'overlay_id',
-      'password_hash',
-      'expiry',
-      'geo_targets',
-      'device_targets',
-      'language_targets',
-      'parameters',
-      'meta_title',
-      'meta_description',
-      'meta_image',
-    ])
+    .select(PUBLIC_LINK_COLUMNS)
     .select(linkHasPixels)
-    .where('domain_id', '=', domainId)
-    .where('alias', '=', alias);
+    .select(domainAddressOf('links.domain_id')[0])
+    .where('id', '>', afterId)
+    .where('type', '=', sql.lit('direct'))
+    .where((eb) => eb.or([eb('password_hash', 'is', null), eb('password_hash', '=', sql.lit(''))]))
+    .orderBy('id')
+    .limit(limit);

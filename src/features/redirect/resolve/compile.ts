@@ -117,24 +117,54 @@ function fromRow(deps: CompileDeps, row: PublicLinkRow, domain: DomainRef | null
   const long = httpHref(row.long_url);
   if (!long) return null;
   const suffix = parameterSuffix(row.parameters);
+  const type = (KNOWN_TYPES.has(row.type) ? row.type : 'direct') as LinkType;
+  const expiresAt = row.expiry ? (parseTimestamp(row.expiry)?.getTime() ?? 0) : 0;
+  const meta = { title: row.meta_title || row.title, description: row.meta_description || row.description, image: httpHref(row.meta_image) ?? '' };
   const url = shortUrl(deps.config, domain, row.alias);
+  return linkOf(
+    row.id,
+    row.user_id,
+    row.alias,
+    url,
+    type,
+    withParameters(long, suffix),
+    expiresAt,
+    row.password_hash || null,
+    compileTargets(row, suffix),
+    meta,
+  );
+}
+
+/**
+ * The one place a CompiledLink is made (from a row here, from the resident index in link-index.ts), so
+ * every link the redirect path sees has one hidden class and its property reads stay monomorphic.
+ * Positional: it runs per indexed redirect, where an options object would be one more allocation.
+ */
+export function linkOf(
+  id: number,
+  owner: number,
+  alias: string,
+  url: string,
+  type: LinkType,
+  destination: string,
+  expiresAt: number,
+  passwordHash: string | null,
+  targeting: Targeting | null,
+  meta: CompiledLink['meta'],
+): CompiledLink {
   return {
     kind: 'link',
-    id: row.id,
-    owner: row.user_id,
-    alias: row.alias,
+    id,
+    owner,
+    alias,
     shortUrl: url,
     secure: url.startsWith('https:'),
-    type: (KNOWN_TYPES.has(row.type) ? row.type : 'direct') as LinkType,
-    destination: withParameters(long, suffix),
-    expiresAt: row.expiry ? (parseTimestamp(row.expiry)?.getTime() ?? 0) : 0,
-    passwordHash: row.password_hash || null,
-    targeting: compileTargets(row, suffix),
-    meta: {
-      title: row.meta_title || row.title,
-      description: row.meta_description || row.description,
-      image: httpHref(row.meta_image) ?? '',
-    },
+    type,
+    destination,
+    expiresAt,
+    passwordHash,
+    targeting,
+    meta,
     unframeable: null,
     pixels: null,
     splash: null,

@@ -3,7 +3,7 @@ import type { Compilable } from 'kysely';
 import type { Db, DbHandle } from '../../../db/connect.js';
 import { andThen, type MaybePromise } from '../../../lib/maybe-promise.js';
 import { publicDomainQuery } from '../../domains/access.js';
-import { publicLinkQuery } from '../../links/access.js';
+import { indexableLinksQuery, publicLinkQuery } from '../../links/access.js';
 import { pixelTagsQuery } from '../../pixels/service.js';
 
 /** A query whose SQL is built once by Kysely and then run with fresh arguments. */
@@ -58,6 +58,7 @@ type RowOf<Q> = Q extends (...args: never[]) => Compilable<infer R> ? R : never;
 export type PublicLinkRow = RowOf<typeof linkQuery>;
 export type PublicDomainRow = RowOf<typeof domainQuery>;
 export type PixelTagRow = RowOf<typeof pixelsQuery>;
+export type IndexableLinkRow = RowOf<typeof indexableLinksQuery>;
 
 const first =
   <A extends unknown[], R>(run: (...args: A) => MaybePromise<R[]>) =>
@@ -70,6 +71,8 @@ export function publicRepo(handle: DbHandle) {
     link: first(prepare(handle, linkQuery, [-7001, '\u0000alias'])),
     domain: first(prepare(handle, domainQuery, ['\u0000host'])),
     pixels: prepare(handle, pixelsQuery, [-7002]),
+    /** A page of the resident index's pass (link-index.ts): rows as arrays on SQLite, as on every miss. */
+    indexable: prepare(handle, indexableLinksQuery, [-7003, 7004]),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../../context.js';
+import type { Config } from '../../../config.js';
 import { cacheKeys } from '../../../lib/cache-keys.js';
 import type { RenderedPage } from '../../../lib/html.js';
 import { andThen, type MaybePromise } from '../../../lib/maybe-promise.js';
@@ -9,6 +10,7 @@ import { normalizeHost } from '../../../lib/hosts.js';
 import { Doorkeeper } from '../../../lib/doorkeeper.js';
 import { bioPage } from '../pages/site.js';
 import { publicRepo } from './repo.js';
+import { LinkIndex } from './link-index.js';
 import { bioPageByAlias } from '../../custom-pages/public.js';
 
 /** A host we serve: the default domain or a branded one, with its root and 404 redirects. */
@@ -57,6 +59,8 @@ export class Resolver {
   /** Host header as sent → its cache key: normalizing (a URL parse) once per spelling, not per request. */
   private readonly siteKey = memoize((host) => cacheKeys.domainRoot(normalizeHost(host) ?? ''), MAX_SITES, MAX_HOST_SPELLING);
   private readonly doorkeeper: Doorkeeper;
+  /** Direct links resident in memory, filled after start (link-index.ts); checked before the cache. */
+  private readonly index: LinkIndex;
   private readonly loading = new Map<string, Promise<unknown>>();
   private readonly deps: CompileDeps;
   private readonly ttlMs: number;
@@ -74,12 +78,19 @@ export class Resolver {
     this.missing = new ExpiringCache(Math.min(ctx.config.LINK_CACHE_SIZE, 50_000));
     this.defaultSite = site(ctx.config.DEFAULT_HOST, 0, null, '', '');
     this.defaultKey = cacheKeys.domainRoot(ctx.config.DEFAULT_HOST);
+    this.index = new LinkIndex(this.deps, linkIndexSize(ctx.config), this.ttlMs, ctx.log);
     this.unsubscribe = ctx.invalidation.subscribe((key) => this.drop(key));
+  }
+
+  /** Begins filling the resident index in the background (the server listens; the cache and database serve meanwhile). */
+  startIndex(): void {
+    this.index.start();
   }
 
   /** Stops listening for invalidations (the app closes); the entries go with the resolver. */
   close(): void {
     this.unsubscribe();
+    this.index.close();
   }
 
   /**
@@ -108,6 +119,12 @@ export class Resolver {
     const key = site.linkPrefix + alias;
     const hit = this.links.get(key, now);
     if (hit !== undefined) return hit;
+    // The resident index rebuilds a link per read: a link read again is kept built in the cache.
+    const indexed = this.index.get(site.host, site.domain, alias);
+    if (indexed !== undefined) {
+      if (this.doorkeeper.seenBefore(key)) this.links.set(key, indexed, this.ttlMs, now);
+      return indexed;
+    }
     if (this.missing.get(key, now) !== undefined) return site.missing;
     return this.once(key, () => {
       const generation = this.generation;
@@ -158,11 +175,21 @@ export class Resolver {
 
   private drop(key: string): void {
     this.generation++;
+    this.index.drop(key);
     this.links.delete(key);
     this.missing.delete(key);
     this.sites.delete(key);
     this.loading.delete(key);
   }
+}
+
+/**
+ * Links kept resident: none where nodes do not hear each other's invalidations (PostgreSQL without Redis
+ * converges by a TTL of seconds, too short to pass over every link), nor when nothing may be cached.
+ */
+function linkIndexSize(config: Config): number {
+  if ((config.DIALECT === 'postgres' && !config.REDIS_URL) || config.LINK_CACHE_TTL_S === 0) return 0;
+  return config.LINK_INDEX_MAX;
 }
 
 function site(host: string, domainId: number, domain: Site['domain'], root: string, notFound: string): Site {
