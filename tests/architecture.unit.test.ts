@@ -121,6 +121,7 @@ const TABLE_OWNERS: Record<string, string> = {
   qr_codes: 'features/qr',
   click_stats: 'clicks',
   click_summaries: 'clicks',
+  click_journal: 'clicks',
   click_uniques: 'clicks',
   deleted_targets: 'clicks',
   click_hours: 'clicks',
