@@ -7,6 +7,7 @@ import { throttleClient } from '../../../lib/client-key.js';
 import { isUnlocked, unlockCookie, type FailureThrottle } from './password.js';
 import { continuePage, expiredPage, passwordPage, throttledPage } from '../pages/site.js';
 import { target, type Visitor } from './targeting.js';
+import { memoize } from '../../../lib/bounded-cache.js';
 
 /**
  * What to answer a visit. `count` says whether it is a served human visit (the caller records it), and
@@ -26,8 +27,11 @@ export interface Visit extends Visitor {
 const SOCIAL_CRAWLER =
   /facebookexternalhit|facebookcatalog|meta-externalagent|twitterbot|linkedinbot|slackbot|slack-imgproxy|discordbot|whatsapp|telegrambot|pinterest|redditbot|embedly|skypeuripreview|vkshare|mastodon|bluesky|iframely|snapchat|viber|quora link preview|tumblr|xing-contenttabreceiver/i;
 
+/** By user agent, remembered: a browser sends the same one on every visit, and the click recorder hashes it anyway. */
+const crawlerByAgent = memoize((userAgent) => SOCIAL_CRAWLER.test(userAgent), 10_000);
+
 export function isSocialCrawler(userAgent: string): boolean {
-  return userAgent.length > 0 && SOCIAL_CRAWLER.test(userAgent);
+  return userAgent.length > 0 && crawlerByAgent(userAgent);
 }
 
 const page = (status: number, rendered: RenderedPage, count = false, retryAfter?: number, rule?: string): Decision => ({

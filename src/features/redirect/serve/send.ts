@@ -25,10 +25,15 @@ export function decisionHeaders(decision: Decision): OutgoingHttpHeaders {
   return headers;
 }
 
-/** The answer on a bare node:http response, for the lean front. */
+/** The answer on a bare node:http response, for the lean front: a redirect's headers as Node's flat list, read without a keyed lookup per name. */
 export function writeDecision(res: ServerResponse, decision: Decision, head = false): void {
+  if (decision.kind === 'redirect') {
+    res.writeHead(decision.status, ['location', decision.location, 'cache-control', REDIRECT_CACHE, 'content-length', '0']);
+    res.end();
+    return;
+  }
   res.writeHead(decision.status, decisionHeaders(decision));
-  res.end(head || decision.kind === 'redirect' ? undefined : decision.page.html);
+  res.end(head ? undefined : decision.page.html);
 }
 
 /** The same answer through Fastify. */
