@@ -96,7 +96,7 @@ const ticks = (pid) => {
  * opens and closes connections, so every backend seen is remembered with its last reading; one that ends
  * between readings loses its last moments, a new one counts whole.
  */
-function backendCpu(admin, name) {
+export function backendCpu(admin, name) {
   const seen = new Map();
   return async () => {
     const { rows } = await admin.query(`select pid from pg_stat_activity where datname = $1 and backend_type = 'client backend'`, [name]);

@@ -10,7 +10,7 @@ import type { JournalMark } from './journal.js';
 import { MARK_JOURNAL_SQL, markJournal } from './journal-repo.js';
 import * as repo from './store.js';
 import { KINDS, type VisitBatch } from './visit-columns.js';
-import type { TargetKind } from '../db/types.js';
+import type { ClickUniquesTable, TargetKind } from '../db/types.js';
 import { packer, type Packer } from './visit-log.js';
 
 /**
@@ -43,19 +43,25 @@ function pruneSchedule(): () => string | null {
 /**
  * PostgreSQL (and any Kysely dialect): multi-row statements, a round trip per chunk. Deleted targets are
  * checked under the lock against deletes. Visitors go first: their inserts say how many are new, which
- * the counters then add.
+ * the counters then add; pairs this writer committed lately are not sent again (see KnownVisitors).
  */
 export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
   const pruneDue = pruneSchedule();
+  const known = new KnownVisitors();
   const write = async (batch: VisitBatch) => {
     const before = pruneDue();
-    if (before) await repo.pruneDeletedTargets(db, before);
+    if (before) {
+      known.clear();
+      await repo.pruneDeletedTargets(db, before);
+    }
     const { targets: batched, visits } = aggregate(batch);
     if (batched.length === 0) return;
+    const committed: string[] = [];
     await db.transaction().execute(async (trx) => {
       await repo.lockAgainst(trx, 'deletes');
       const targets = await withoutDeleted(trx, batched);
-      const inserted = await repo.insertUniques(trx, targets.flatMap(uniqueRows));
+      const unknown = targets.flatMap((t) => known.unknownRows(t, committed));
+      const inserted = await repo.insertUniques(trx, unknown);
       const fresh = targets.map((t) => freshVisitors(t, (visitor) => inserted.has(`${targetKey(t.kind, t.id)}:${visitor}`)));
       await repo.upsertStats(trx, targets.flatMap(referrerRows));
       await repo.upsertHours(
@@ -72,8 +78,39 @@ export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
       await upsertAccountHours(trx, accounts.rows());
       if (batch.journal) await markJournal(trx, batch.journal);
     });
+    known.remember(committed);
   };
   return { write, close: async () => {} };
+}
+
+/**
+ * Visitor pairs a Kysely writer has committed: most clicks are repeat visits, and a pair stored stays
+ * stored until its target is deleted (forgetTargets), so it needs no insert. Filled only after a commit.
+ * Correct across nodes: a delete leaves a tombstone for a day, and while it is there every click of the
+ * target is dropped before this is asked; the writer forgets everything at each hourly prune, so no pair
+ * outlives the tombstone of a delete after it, and an id used again (by anyone) is never wrongly skipped.
+ */
+class KnownVisitors {
+  private readonly pairs = new BoundedCache<string, true>(KNOWN_VISITORS);
+
+  /** The target's visitor rows not known stored, in lock order; their pairs are added to `pending`. */
+  unknownRows(target: TargetBatch, pending: string[]): ClickUniquesTable[] {
+    const key = `${targetKey(target.kind, target.id)}:`;
+    return uniqueRows(target).filter((row) => {
+      const pair = key + row.visitor_hash;
+      if (this.pairs.get(pair)) return false;
+      pending.push(pair);
+      return true;
+    });
+  }
+
+  remember(committed: string[]): void {
+    for (const pair of committed) this.pairs.set(pair, true);
+  }
+
+  clear(): void {
+    this.pairs.clear();
+  }
 }
 
 async function withoutDeleted(db: Db, targets: TargetBatch[]): Promise<TargetBatch[]> {

@@ -3,7 +3,7 @@ import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { subtractFromAccount } from './account-store.js';
 import { isPostgres } from '../db/dialect.js';
-import type { ClickHoursTable, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind, VisitPacksTable } from '../db/types.js';
+import type { ClickHoursTable, Database, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind, VisitPacksTable } from '../db/types.js';
 import type { Packer } from './visit-log.js';
 import { nowTimestamp } from '../lib/time.js';
 
@@ -18,6 +18,46 @@ async function eachChunk<T extends object>(rows: T[], write: (chunk: T[]) => Pro
     if (i > 0) await nextTurn();
     await write(rows.slice(i, i + size));
   }
+}
+
+/** PostgreSQL types of the click tables' columns, for rows sent as one array a column (insertRows). */
+const PG_TYPES: Record<string, string> = {
+  target_kind: 'text',
+  target_id: 'int4',
+  dimension: 'text',
+  label: 'text',
+  count: 'int8',
+  visitor_hash: 'text',
+  clicks: 'int8',
+  uniques: 'int8',
+  labels: 'text',
+  hour: 'int4',
+  hour_clicks: 'int8',
+  hour_uniques: 'int8',
+  visit_pack: 'int8',
+  visit_count: 'int8',
+  at: 'int8',
+  n: 'int4',
+  codes: 'bytea',
+};
+
+type ClickTable = 'click_stats' | 'click_summaries' | 'click_uniques' | 'click_hours' | 'visit_packs';
+
+/**
+ * An insert of the rows. On PostgreSQL each column is one array parameter, unnested: a statement of the same
+ * few parameters whatever the rows, where Kysely builds and compiles a multi-row VALUES list at 10–20 µs a
+ * row (docs/performance.md#pg-click-writer). Rows come out of unnest in array order (lock order stays).
+ */
+function insertRows<T extends ClickTable>(db: Db, table: T, rows: Insertable<Database[T]>[]) {
+  const into = db.insertInto(table);
+  if (!isPostgres(db)) return into.values(rows);
+  const columns = Object.keys(rows[0]!);
+  const arrays = columns.map((c) => {
+    const type = PG_TYPES[c];
+    if (!type) throw new Error(`no PostgreSQL type for column ${c}`);
+    return sql`${sql.val(rows.map((row) => (row as Record<string, unknown>)[c] ?? null))}::${sql.raw(type)}[]`;
+  });
+  return into.columns(columns as never).expression(sql`select * from unnest(${sql.join(arrays)})`);
 }
 
 /** Advisory lock class of click batches against deletes ('RDIC'); the second key is the schema. */
@@ -57,9 +97,7 @@ export async function pruneDeletedTargets(db: Db, before: string): Promise<void>
 /** Adds the batch's referrer counts; rows must be distinct per key (PostgreSQL insists). */
 export async function upsertStats(db: Db, rows: ClickStatsTable[]): Promise<void> {
   await eachChunk(rows, async (chunk) => {
-    await db
-      .insertInto('click_stats')
-      .values(chunk)
+    await insertRows(db, 'click_stats', chunk)
       .onConflict((oc) =>
         oc
           .columns(['target_kind', 'target_id', 'dimension', 'label'])
@@ -106,9 +144,7 @@ export const VISIT_PACK_SET_SQL = Object.entries(VISIT_PACK_SET)
 export async function upsertSummaries(db: Db, rows: Insertable<ClickSummariesTable>[]): Promise<void> {
   const merge = sql.raw<string>(isPostgres(db) ? MERGE_LABELS_POSTGRES : MERGE_LABELS_SQLITE);
   await eachChunk(rows, async (chunk) => {
-    await db
-      .insertInto('click_summaries')
-      .values(chunk)
+    await insertRows(db, 'click_summaries', chunk)
       .onConflict((oc) =>
         oc.columns(['target_kind', 'target_id']).doUpdateSet((eb) => ({
           clicks: eb('click_summaries.clicks', '+', eb.ref('excluded.clicks')),
@@ -136,9 +172,7 @@ export async function insertUniques(db: Db, rows: ClickUniquesTable[]): Promise<
   const fresh = new Set<string>();
   await eachChunk(rows, async (chunk) => {
     // Both dialects return only the rows actually inserted when the conflict is ignored.
-    const inserted = await db
-      .insertInto('click_uniques')
-      .values(chunk)
+    const inserted = await insertRows(db, 'click_uniques', chunk)
       .onConflict((oc) => oc.doNothing())
       .returning(['target_kind', 'target_id', 'visitor_hash'])
       .execute();
@@ -150,9 +184,7 @@ export async function insertUniques(db: Db, rows: ClickUniquesTable[]): Promise<
 /** Adds the batch's clicks and new visitors to the targets' hourly buckets. */
 export async function upsertHours(db: Db, rows: ClickHoursTable[]): Promise<void> {
   await eachChunk(rows, async (chunk) => {
-    await db
-      .insertInto('click_hours')
-      .values(chunk)
+    await insertRows(db, 'click_hours', chunk)
       .onConflict((oc) =>
         oc.columns(['target_kind', 'target_id', 'hour']).doUpdateSet((eb) => ({
           clicks: eb('click_hours.clicks', '+', eb.ref('excluded.clicks')),
@@ -182,7 +214,7 @@ export async function insertPacks(
   }
   const written = new Map<string, WrittenPack>();
   await eachChunk(rows, async (chunk) => {
-    const ids = await db.insertInto('visit_packs').values(chunk).returning(['id', 'target_kind', 'target_id', 'n']).execute();
+    const ids = await insertRows(db, 'visit_packs', chunk).returning(['id', 'target_kind', 'target_id', 'n']).execute();
     for (const row of ids) written.set(`${row.target_kind}:${row.target_id}`, { pack: Number(row.id), n: Number(row.n) });
   });
   return written;

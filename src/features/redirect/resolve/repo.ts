@@ -14,21 +14,30 @@ type Query<A extends unknown[], R> = (
   execute(): Promise<R[]>;
 };
 
+/** Names of the PostgreSQL statements prepared here, one per query of this process. */
+let statements = 0;
+
 /**
- * Runs a Kysely-built query on the redirect path. On SQLite the compiled SQL becomes one prepared
- * statement of the raw connection, answered synchronously (Kysely's per-call compile and connection
- * queue cost more than the lookup itself); on PostgreSQL it goes through Kysely as usual. `sample` must
- * hold distinct values: they map the compiled placeholders back to argument positions.
+ * Runs a Kysely-built query on the redirect path, compiled once (Kysely's per-call building and compiling
+ * cost more than the lookup itself). On SQLite the SQL becomes one prepared statement of the raw
+ * connection, answered synchronously; on PostgreSQL a named statement, which each pooled connection parses
+ * and plans once (docs/performance.md#pg-prepared-reads). Rows come back as Kysely gives them: it hands
+ * on `pg`'s rows untouched. `sample` must hold distinct values: they map the compiled placeholders back to
+ * argument positions.
  */
 function prepare<A extends unknown[], R>(handle: DbHandle, query: Query<A, R>, sample: A): (...args: A) => MaybePromise<R[]> {
-  const { sqlite } = handle;
-  if (!sqlite) return (...args) => query(handle.db, ...args).execute();
+  const { sqlite, pool } = handle;
   const compiled = query(handle.db, ...sample).compile();
   const positions = compiled.parameters.map((p) => {
     const index = sample.indexOf(p);
     if (index < 0) throw new Error(`redirect query parameter ${String(p)} is not an argument`);
     return index;
   });
+  if (pool) {
+    const name = `redirect_${++statements}`;
+    return async (...args) => (await pool.query<R & object>({ name, text: compiled.sql, values: positions.map((i) => args[i]) })).rows;
+  }
+  if (!sqlite) return (...args) => query(handle.db, ...args).execute();
   let statement: SQLite.Statement<unknown[], unknown[]> | null = null;
   let toRow: ((values: unknown[]) => R) | null = null;
   return (...args) => {
