@@ -1,6 +1,5 @@
 import type SQLite from 'better-sqlite3';
 import type { Db } from '../db/connect.js';
-import { BoundedCache } from '../lib/bounded-cache.js';
 import { formatTimestamp } from '../lib/time.js';
 import { AccountHours } from './account-hours.js';
 import { upsertAccountHours } from './account-store.js';
@@ -8,6 +7,7 @@ import { earlierHourRows, freshVisitors, referrerRows, summaryRow, uniqueRows } 
 import { targetKey, type AggregatedBatch, type TargetBatch } from './derive.js';
 import type { JournalMark } from './journal.js';
 import { MARK_JOURNAL_SQL, markJournal } from './journal-repo.js';
+import { KnownVisitors } from './known-visitors.js';
 import * as repo from './store.js';
 import { KINDS, type VisitBatch } from './visit-columns.js';
 import type { ClickUniquesTable, TargetKind } from '../db/types.js';
@@ -56,11 +56,11 @@ export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
     }
     const { targets: batched, visits } = aggregate(batch);
     if (batched.length === 0) return;
-    const committed: string[] = [];
+    known.rollback();
     await db.transaction().execute(async (trx) => {
       await repo.lockAgainst(trx, 'deletes');
       const targets = await withoutDeleted(trx, batched);
-      const unknown = targets.flatMap((t) => known.unknownRows(t, committed));
+      const unknown = targets.flatMap((t) => unknownRows(known, t));
       const inserted = await repo.insertUniques(trx, unknown);
       const fresh = targets.map((t) => freshVisitors(t, (visitor) => inserted.has(`${targetKey(t.kind, t.id)}:${visitor}`)));
       await repo.upsertStats(trx, targets.flatMap(referrerRows));
@@ -78,39 +78,19 @@ export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
       await upsertAccountHours(trx, accounts.rows());
       if (batch.journal) await markJournal(trx, batch.journal);
     });
-    known.remember(committed);
+    known.commit();
   };
   return { write, close: async () => {} };
 }
 
-/**
- * Visitor pairs a Kysely writer has committed: most clicks are repeat visits, and a pair stored stays
- * stored until its target is deleted (forgetTargets), so it needs no insert. Filled only after a commit.
- * Correct across nodes: a delete leaves a tombstone for a day, and while it is there every click of the
- * target is dropped before this is asked; the writer forgets everything at each hourly prune, so no pair
- * outlives the tombstone of a delete after it, and an id used again (by anyone) is never wrongly skipped.
- */
-class KnownVisitors {
-  private readonly pairs = new BoundedCache<string, true>(KNOWN_VISITORS);
-
-  /** The target's visitor rows not known stored, in lock order; their pairs are added to `pending`. */
-  unknownRows(target: TargetBatch, pending: string[]): ClickUniquesTable[] {
-    const key = `${targetKey(target.kind, target.id)}:`;
-    return uniqueRows(target).filter((row) => {
-      const pair = key + row.visitor_hash;
-      if (this.pairs.get(pair)) return false;
-      pending.push(pair);
-      return true;
-    });
-  }
-
-  remember(committed: string[]): void {
-    for (const pair of committed) this.pairs.set(pair, true);
-  }
-
-  clear(): void {
-    this.pairs.clear();
-  }
+/** The target's visitor rows not known stored, in lock order; those of a recurring target are remembered at the commit. */
+function unknownRows(known: KnownVisitors, target: TargetBatch): ClickUniquesTable[] {
+  const memory = known.of(target);
+  return uniqueRows(target).filter((row) => {
+    if (memory?.has(row.visitor_hash)) return false;
+    if (memory) known.stored(memory, row.visitor_hash);
+    return true;
+  });
 }
 
 async function withoutDeleted(db: Db, targets: TargetBatch[]): Promise<TargetBatch[]> {
@@ -123,13 +103,8 @@ async function withoutDeleted(db: Db, targets: TargetBatch[]): Promise<TargetBat
   return targets.filter((t) => !deleted.has(targetKey(t.kind, t.id)));
 }
 
-/** Visitor pairs the SQLite writer remembers as stored, and targets whose pairs it remembers. */
-const KNOWN_VISITORS = 50_000;
-const KNOWN_TARGETS = 50_000;
 /** Deleted targets read whole once per batch while at most this many are remembered; past it, one read per target. */
 const DELETED_READ_MAX = 2_000;
-
-const targetNumber = (target: TargetBatch) => target.id * KINDS.length + KINDS.indexOf(target.kind);
 
 /**
  * SQLite: the same writes through statements prepared once, in one synchronous transaction, target by
@@ -156,28 +131,21 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBa
     const p = pack(target.logged);
     return p ? { pack: Number(insertPack.run(target.kind, target.id, p.at, p.n, p.labels, p.codes).lastInsertRowid), n: p.n } : null;
   };
-  // Visitors this writer has committed recently: most clicks are repeat visits, and a pair known to be
-  // stored needs no insert. Filled only after a commit, so a rolled-back batch leaves nothing behind. Only
-  // targets seen in an earlier batch look their pairs up or remember them: at 1M links nearly no target
-  // recurs, and building and remembering each pair's key was 6 % of the thread (docs/performance.md#writer-fold).
-  const known = new BoundedCache<string, true>(KNOWN_VISITORS);
-  const seen = new BoundedCache<number, true>(KNOWN_TARGETS);
-  let committed: string[] = [];
-
+  const known = new KnownVisitors();
   const freshOf = (target: TargetBatch) => {
-    const recurring = seen.get(targetNumber(target)) !== undefined;
+    const memory = known.of(target);
     return freshVisitors(target, (visitor) => {
-      if (!recurring) return unique.run(target.kind, target.id, visitor).changes > 0;
-      const pair = `${target.kind}:${target.id}:${visitor}`;
-      if (known.get(pair)) return false;
-      committed.push(pair);
+      if (memory?.has(visitor)) return false;
+      if (memory) known.stored(memory, visitor);
       return unique.run(target.kind, target.id, visitor).changes > 0;
     });
   };
   const write = sqlite.transaction(({ targets, visits }: AggregatedBatch, journal?: JournalMark) => {
-    committed = [];
     const before = pruneDue();
-    if (before) prune.run(before);
+    if (before) {
+      known.clear();
+      prune.run(before);
+    }
     const accounts = new AccountHours();
     const pack = packer(visits);
     const deleted = isDeleted();
@@ -194,9 +162,9 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBa
     if (journal) markJournalRow.run(journal.journal, journal.seq);
   });
   return (batch, journal) => {
+    known.rollback();
     write.immediate(batch, journal);
-    for (const pair of committed) known.set(pair, true);
-    for (const target of batch.targets) seen.set(targetNumber(target), true);
+    known.commit();
   };
 }
 
