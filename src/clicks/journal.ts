@@ -83,13 +83,14 @@ export class ClickJournal {
     return segment;
   }
 
-  /** After a clean shutdown nothing is left to replay: the directory goes (unless something adopted is left in it). */
-  close(): void {
+  /** After a clean shutdown nothing is left to replay: the directory goes. False when something is left in it. */
+  close(): boolean {
     this.seal();
     try {
       rmdirSync(this.dir);
+      return true;
     } catch {
-      // not empty: a segment not committed or an adopted journal; the next start replays it
+      return false; // a segment not committed or an adopted journal: the next start replays it
     }
   }
 
