@@ -1,7 +1,7 @@
-import { closeSync, mkdirSync, openSync, rmdirSync, unlinkSync, writeSync, writevSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { VisitBuffer } from './visit-columns.js';
+import { FIELDS, type VisitBuffer } from './visit-columns.js';
 
 /** Where a batch's visits were journaled: its segment, and the mark its transaction records. */
 export interface JournalMark {
@@ -16,14 +16,14 @@ export interface Segment extends JournalMark {
 /** 'RDJ1': the first word of every chunk, so a torn or zeroed tail is told apart from a chunk. */
 export const CHUNK_MAGIC = 0x314a4452;
 export const HEADER_WORDS = 4;
-const PADDING = new Uint8Array(8);
+const STAGING = 64 * 1024;
 
 export const segmentPath = (dir: string, seq: number) => join(dir, `${seq}.clicks`);
 
 /**
  * The click journal of one process (docs/decisions/0007-click-journal.md): each batch's visits are
- * appended to a segment file of their own as they are recorded, by one `writev` of the columns added
- * since the last write (views, no copy) and the strings interned meanwhile. No fsync: once in the kernel
+ * appended to a segment file of their own as they are recorded, by one `write` of the columns added
+ * since the last write and the strings interned meanwhile. No fsync: once in the kernel
  * they survive a killed process; only a power loss may lose the last second. The segment is deleted once
  * its batch is committed.
  */
@@ -35,6 +35,11 @@ export class ClickJournal {
   private strings = 0;
   /** A write failed: the rest of this batch is not journaled (it is still counted unless the process dies). */
   private broken = false;
+  /** One kept staging buffer seen as each column's type; it grows to the largest chunk written. */
+  private f64 = new Float64Array(STAGING / 8);
+  private u32 = new Uint32Array(this.f64.buffer);
+  private u8 = new Uint8Array(this.f64.buffer);
+  private bytes = Buffer.from(this.f64.buffer);
 
   constructor(
     readonly dir: string,
@@ -49,27 +54,56 @@ export class ClickJournal {
     return buffer.length > this.written && !this.broken;
   }
 
-  /** Appends what `buffer` gained since the last write: one syscall, whatever the number of visits. */
+  /**
+   * Appends what `buffer` gained since the last write: one syscall, whatever the number of visits. The
+   * chunk is copied into a kept staging buffer first: views and an iovec array per write cost more
+   * (instructions and garbage) than copying ~45 bytes a visit (docs/performance.md#click-journal).
+   */
   write(buffer: VisitBuffer): void {
     if (!this.behind(buffer)) return;
     const from = this.written;
-    const chunk = buffer.chunk(from, this.strings);
-    const text = chunk.strings.length > 0 ? Buffer.from(JSON.stringify(chunk.strings)) : PADDING.subarray(0, 0);
-    const n = buffer.length - from;
-    const size = HEADER_WORDS * 4 + n * 45 + text.length;
-    const pad = PADDING.subarray(0, (8 - (size % 8)) % 8);
-    const header = new Uint32Array([CHUNK_MAGIC, n, this.strings, text.length]);
-    const parts = [header, chunk.ids, chunk.owners, chunk.fields, chunk.hours, chunk.seconds, chunk.kinds, text, pad];
+    const to = buffer.length;
+    const text = buffer.strings.length > this.strings ? JSON.stringify(buffer.strings.slice(this.strings)) : '';
+    const textBytes = text === '' ? 0 : Buffer.byteLength(text);
+    const size = HEADER_WORDS * 4 + (to - from) * 45 + textBytes;
+    const padded = size + ((8 - (size % 8)) % 8);
     try {
+      this.encode(buffer, from, to, text, textBytes, padded);
       if (this.fd < 0) this.open();
-      const wrote = writevSync(this.fd, parts);
-      if (wrote < size + pad.length) writeRest(this.fd, parts, wrote);
-      this.written = buffer.length;
-      this.strings += chunk.strings.length;
+      for (let at = 0; at < padded;) at += writeSync(this.fd, this.u8, at, padded - at);
+      this.written = to;
+      this.strings = buffer.strings.length;
     } catch (err) {
       this.broken = true;
       this.log.error({ err, dir: this.dir }, 'click journal write failed; this batch is held in memory only');
     }
+  }
+
+  /** The chunk's layout: header, ids, owners (8-byte aligned), fields, hours, seconds, kinds, strings, padding. */
+  private encode(buffer: VisitBuffer, from: number, to: number, text: string, textBytes: number, padded: number): void {
+    if (padded > this.u8.length) this.stage(padded);
+    const { f64, u32, u8 } = this;
+    u32[0] = CHUNK_MAGIC;
+    u32[1] = to - from;
+    u32[2] = this.strings;
+    u32[3] = textBytes;
+    let at = HEADER_WORDS / 2;
+    for (let i = from; i < to; i++) f64[at++] = buffer.ids[i]!;
+    for (let i = from; i < to; i++) f64[at++] = buffer.owners[i]!;
+    at *= 2;
+    for (let i = from * FIELDS; i < to * FIELDS; i++) u32[at++] = buffer.fields[i]!;
+    for (let i = from; i < to; i++) u32[at++] = buffer.hours[i]!;
+    for (let i = from; i < to; i++) u32[at++] = buffer.seconds[i]!;
+    at *= 4;
+    for (let i = from; i < to; i++) u8[at++] = buffer.kinds[i]!;
+    if (textBytes > 0) at += this.bytes.write(text, at, 'utf8');
+    u8.fill(0, at, padded);
+  }
+
+  private stage(bytes: number): void {
+    const staging = new ArrayBuffer(Math.max(bytes, this.u8.length * 2));
+    [this.f64, this.u32, this.u8] = [new Float64Array(staging), new Uint32Array(staging), new Uint8Array(staging)];
+    this.bytes = Buffer.from(staging);
   }
 
   /** The filling batch was sealed: its segment is complete. Answers where it is, if anything was written. */
@@ -83,13 +117,14 @@ export class ClickJournal {
     return segment;
   }
 
-  /** After a clean shutdown nothing is left to replay: the directory goes (unless something adopted is left in it). */
-  close(): void {
+  /** After a clean shutdown nothing is left to replay: the directory goes. False when something is left in it. */
+  close(): boolean {
     this.seal();
     try {
       rmdirSync(this.dir);
+      return true;
     } catch {
-      // not empty: a segment not committed or an adopted journal; the next start replays it
+      return false; // a segment not committed or an adopted journal: the next start replays it
     }
   }
 
@@ -102,12 +137,6 @@ export class ClickJournal {
       this.fd = openSync(segmentPath(this.dir, this.seq), 'w');
     }
   }
-}
-
-/** The kernel took part of a large write: the rest goes in one more call. */
-function writeRest(fd: number, parts: ArrayBufferView[], wrote: number): void {
-  const all = Buffer.concat(parts.map((p) => new Uint8Array(p.buffer, p.byteOffset, p.byteLength)));
-  for (let at = wrote; at < all.length;) at += writeSync(fd, all, at);
 }
 
 /** Deletes a committed batch's segment; a missing one was already deleted. */

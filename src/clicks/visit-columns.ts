@@ -23,17 +23,6 @@ export interface VisitBatch {
   journal?: JournalMark;
 }
 
-/** Visits appended since `from`, as views of the buffer's columns (no copy), and the strings interned since `fromString`. */
-export interface VisitChunk {
-  kinds: Uint8Array;
-  ids: Float64Array;
-  owners: Float64Array;
-  hours: Uint32Array;
-  seconds: Uint32Array;
-  fields: Uint32Array;
-  strings: string[];
-}
-
 /** The raw facts of one visit, captured on the request path; everything else is derived off them. */
 export interface Visit {
   ip: string;
@@ -50,17 +39,17 @@ export const FIELDS = 5;
 export const DEFAULT_RULE = 'default';
 export const KINDS: readonly TargetKind[] = ['link', 'qr'];
 const INITIAL = 1_024;
-const NO_STRINGS: string[] = [];
 
 /** Appends visits up to `capacity`, then seals them into one VisitBatch. */
 export class VisitBuffer {
-  private kinds = new Uint8Array(INITIAL);
-  private ids = new Float64Array(INITIAL);
-  private owners = new Float64Array(INITIAL);
-  private hours = new Uint32Array(INITIAL);
-  private seconds = new Uint32Array(INITIAL);
-  private fields = new Uint32Array(INITIAL * FIELDS);
-  private strings: string[] = [];
+  // Read (never written) by the click journal, which copies what was appended since its last write.
+  kinds = new Uint8Array(INITIAL);
+  ids = new Float64Array(INITIAL);
+  owners = new Float64Array(INITIAL);
+  hours = new Uint32Array(INITIAL);
+  seconds = new Uint32Array(INITIAL);
+  fields = new Uint32Array(INITIAL * FIELDS);
+  strings: string[] = [];
   private index = new Map<string, number>();
   length = 0;
 
@@ -96,20 +85,6 @@ export class VisitBuffer {
     this.index = new Map();
     this.length = 0;
     return batch;
-  }
-
-  /** The visits from `from` on, for the journal. */
-  chunk(from: number, fromString: number): VisitChunk {
-    const to = this.length;
-    return {
-      kinds: this.kinds.subarray(from, to),
-      ids: this.ids.subarray(from, to),
-      owners: this.owners.subarray(from, to),
-      hours: this.hours.subarray(from, to),
-      seconds: this.seconds.subarray(from, to),
-      fields: this.fields.subarray(from * FIELDS, to * FIELDS),
-      strings: fromString < this.strings.length ? this.strings.slice(fromString) : NO_STRINGS,
-    };
   }
 
   private intern(value: string): number {
