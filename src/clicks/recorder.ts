@@ -6,11 +6,11 @@ import { kyselyBatchWriter, type BatchWriter } from './batch-writers.js';
 import { clickAggregator } from './derive.js';
 import { threadBatchWriter } from './click-writer-client.js';
 import { loadGeoDatabase } from '../infra/geo.js';
-import { HeldAnswers, type Send } from './held-answers.js';
-import { ClickJournal, dropSegment } from './journal.js';
-import { forgetJournal } from './journal-repo.js';
-import { journalId } from './journal-replay.js';
-import { replayAbandoned } from './journal-recovery.js';
+import { HeldAnswers, type Send } from './journal/held-answers.js';
+import { ClickJournal, dropSegment } from './journal/segments.js';
+import { forgetJournal } from './journal/repo.js';
+import { journalId } from './journal/replay.js';
+import { replayAbandoned } from './journal/recovery.js';
 import { batchLength, DEFAULT_RULE, VisitBuffer, type Visit, type VisitBatch } from './visit-columns.js';
 
 export interface ClickRecorderOptions {

@@ -1,5 +1,5 @@
 import type { TargetKind } from '../db/types.js';
-import type { JournalMark } from './journal.js';
+import type { JournalMark } from './journal/segments.js';
 
 /**
  * Raw visits as columns: numbers in typed arrays plus each distinct header string once. The request
@@ -19,7 +19,7 @@ export interface VisitBatch {
   /** Per visit: indexes into `strings` of its ip, user agent, referer, the target rule that applied and its Accept-Language. */
   fields: Uint32Array;
   strings: string[];
-  /** Where the batch was journaled, recorded by its transaction so a replay never counts it twice (src/clicks/journal.ts). */
+  /** Where the batch was journaled, recorded by its transaction so a replay never counts it twice (src/clicks/journal/segments.ts). */
   journal?: JournalMark;
 }
 

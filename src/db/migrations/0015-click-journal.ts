@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * The click journal's commits (src/clicks/journal.ts): per journal (one per process), the sequence of
+ * The click journal's commits (src/clicks/journal/segments.ts): per journal (one per process), the sequence of
  * the last batch whose transaction committed, so replaying a journal after a kill skips the batches
  * already counted. A row goes once its journal has been replayed and removed.
  */

@@ -1,5 +1,5 @@
-import type { Db } from '../db/connect.js';
-import type { JournalMark } from './journal.js';
+import type { Db } from '../../db/connect.js';
+import type { JournalMark } from './segments.js';
 
 /** The click_journal table (src/db/migrations/0015): the last committed batch of each click journal. */
 

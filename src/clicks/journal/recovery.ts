@@ -1,10 +1,10 @@
 import { basename } from 'node:path';
 import type { Logger } from 'pino';
-import type { Db } from '../db/connect.js';
-import { dropSegment, type ClickJournal } from './journal.js';
-import { committedSeq, forgetJournal } from './journal-repo.js';
-import { claimAbandoned, readSegment, removeJournalDir, segmentsOf } from './journal-replay.js';
-import type { VisitBatch } from './visit-columns.js';
+import type { Db } from '../../db/connect.js';
+import { dropSegment, type ClickJournal } from './segments.js';
+import { committedSeq, forgetJournal } from './repo.js';
+import { claimAbandoned, readSegment, removeJournalDir, segmentsOf } from './replay.js';
+import type { VisitBatch } from '../visit-columns.js';
 
 export interface Recovery {
   db: Db;

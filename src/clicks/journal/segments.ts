@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { FIELDS, type VisitBuffer } from './visit-columns.js';
+import { FIELDS, type VisitBuffer } from '../visit-columns.js';
 
 /** Where a batch's visits were journaled: its segment, and the mark its transaction records. */
 export interface JournalMark {

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, rmdirSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { CHUNK_MAGIC, HEADER_WORDS, type Segment } from './journal.js';
-import { FIELDS, type VisitBatch } from './visit-columns.js';
+import { CHUNK_MAGIC, HEADER_WORDS, type Segment } from './segments.js';
+import { FIELDS, type VisitBatch } from '../visit-columns.js';
 
 /**
  * Finding and reading the journals of processes that are gone (docs/decisions/0007-click-journal.md).
