@@ -221,7 +221,7 @@ describe('ClickRecorder', () => {
     const recorder = new ClickRecorder({ db: ctx.db, log: pino({ level: 'silent' }), secret: 's'.repeat(16), flushMs: 600_000, batchMax: 100 });
     for (let i = 0; i < 250; i++) recorder.record('link', id, userId, visit(`5.9.0.${i % 50}`, UA.linuxFirefox));
     const clicks = async () => (await readStats(ctx, 'link', id)).clicks;
-    const deadline = Date.now() + 2000;
+    const deadline = Date.now() + 10_000; // the writer thread starts on the first batch, slowly on a loaded machine
     while ((await clicks()) < 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 50));
     expect(await clicks()).toBe(200); // two full batches; the last 50 are not written one by one
