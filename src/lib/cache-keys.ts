@@ -12,3 +12,10 @@ export const cacheKeys = {
   campaignRotator: (slug: string) => `r:${slug}`,
   qr: (slug: string) => `q:${slug}`,
 };
+
+/** A link key's host and alias, or null for a key of another kind: the inverse of `cacheKeys.link`. */
+export function linkKeyParts(key: string): { host: string; alias: string } | null {
+  if (!key.startsWith('l:')) return null;
+  const slash = key.indexOf('/');
+  return slash < 0 ? null : { host: key.slice(2, slash), alias: key.slice(slash + 1) };
+}

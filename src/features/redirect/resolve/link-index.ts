@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { shortUrl, type DomainRef } from '../../../lib/short-url.js';
 import { compileLink, linkOf, type CompileDeps, type CompiledLink } from './compile.js';
 import { LinkSlots } from './link-slots.js';
+import { cacheKeys, linkKeyParts } from '../../../lib/cache-keys.js';
 import type { IndexableLinkRow } from './repo.js';
 
 /** Rows per read of a pass: a few milliseconds of the event loop each, with a turn for requests between them. */
@@ -58,11 +59,11 @@ export class LinkIndex {
 
   /** An invalidated link key (`l:host/alias`, cacheKeys.link): served by the database path until the next pass. */
   drop(key: string): void {
-    if (!key.startsWith('l:')) return;
+    const parts = linkKeyParts(key);
+    if (!parts) return;
     this.stale?.add(key);
-    const slash = key.indexOf('/');
-    const number = this.hosts.get(key.slice(2, slash));
-    if (number !== undefined) this.slots.remove(number, key.slice(slash + 1));
+    const number = this.hosts.get(parts.host);
+    if (number !== undefined) this.slots.remove(number, parts.alias);
   }
 
   private async run(): Promise<void> {
@@ -103,7 +104,7 @@ export class LinkIndex {
   private add(row: IndexableLinkRow, stale: Set<string>, pass: number): void {
     if (row.has_pixels || row.type !== 'direct') return;
     const host = (row.host ?? this.deps.config.DEFAULT_HOST).toLowerCase();
-    if (stale.has(`l:${host}/${row.alias}`)) return;
+    if (stale.has(cacheKeys.link(host, row.alias))) return;
     let number = this.hosts.get(host);
     if (number === undefined) this.hosts.set(host, (number = this.hosts.size + 1));
     const known = this.slots.find(number, row.alias) !== 0;
