@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createUser } from '../src/features/account/service.js';
 import { ensureBuilt } from './helpers/build.js';
-import { send, startNode, type NodeProcess } from './helpers/cluster.js';
+import { addLinkOn, clicksOn, send, startNode, type NodeProcess } from './helpers/cluster.js';
 import { redirectLoad } from './helpers/load.js';
 import { processDb, type ProcessDb } from './helpers/process-db.js';
 import { TEST_HOST } from './helpers/server.js';
@@ -47,28 +47,16 @@ async function start(name: string, env: Record<string, string> = {}): Promise<No
   return node;
 }
 
-async function newLink(node: NodeProcess, alias: string): Promise<number> {
-  const res = await send(node.url, 'POST', '/api/url/add', { key, body: { url: `https://example.com/${alias}`, custom: alias } });
-  expect(res.status, res.text).toBe(200);
-  return res.body.id;
-}
-
-async function clicksOf(node: NodeProcess, id: number): Promise<number> {
-  const res = await send(node.url, 'GET', `/api/url/${id}`, { key });
-  expect(res.status, res.text).toBe(200);
-  return res.body.data.clicks;
-}
-
 /** The journal directories under the root, adopted ones (being replayed) included: one per process not finished with its own. */
 const journals = (dir = root): string[] =>
   existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [e.name, ...journals(join(dir, e.name))] : [])) : [];
 
 /** Waits until the restarted node has replayed every journal but its own, then reads the count. */
 async function countedAfterReplay(node: NodeProcess, id: number, atLeast: number): Promise<number> {
-  for (let i = 0; i < 300 && (journals().length > 1 || (await clicksOf(node, id)) < atLeast); i++) await sleep(100);
+  for (let i = 0; i < 300 && (journals().length > 1 || (await clicksOn(node, key, id)) < atLeast); i++) await sleep(100);
   expect(journals(), node.output()).toHaveLength(1);
   await sleep(300); // a batch counted twice would show by now: replay is over and the node is idle
-  return clicksOf(node, id);
+  return clicksOn(node, key, id);
 }
 
 /**
@@ -79,7 +67,7 @@ async function countedAfterReplay(node: NodeProcess, id: number, atLeast: number
  */
 it('SIGKILL under redirect load: every answered redirect is counted once after the restart', async () => {
   const node = await start('kill', { CLICK_FLUSH_MS: '200' });
-  const id = await newLink(node, 'journalload');
+  const id = await addLinkOn(node, key, 'journalload');
   const [own] = journals();
   const kept = join(scratch, 'kept');
   mkdirSync(kept);
@@ -111,14 +99,14 @@ it('SIGKILL under redirect load: every answered redirect is counted once after t
 /** Right after a batch is committed, with nothing in flight: exactly the answered redirects count. */
 it('SIGKILL right after a flush: the count is exactly the redirects answered', async () => {
   const node = await start('flushed');
-  const id = await newLink(node, 'journalflush');
+  const id = await addLinkOn(node, key, 'journalflush');
   let answered = 0;
   for (let i = 0; i < 40; i++) {
     const res = await send(node.url, 'GET', '/journalflush', { headers: VISIT });
     if (res.status === 302) answered += 1;
   }
   expect(answered).toBe(40);
-  while ((await clicksOf(node, id)) < answered) await sleep(50);
+  while ((await clicksOn(node, key, id)) < answered) await sleep(50);
   for (let i = 0; i < 7; i++) expect((await send(node.url, 'GET', '/journalflush', { headers: VISIT })).status).toBe(302);
   node.kill();
   await node.exited;

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createUser } from '../src/features/account/service.js';
 import { ensureBuilt } from './helpers/build.js';
-import { send, startNode, type NodeProcess } from './helpers/cluster.js';
+import { addLinkOn, clicksOn, startNode, type NodeProcess } from './helpers/cluster.js';
 import { redirectLoad, splitRequest } from './helpers/load.js';
 import { processDb, type ProcessDb } from './helpers/process-db.js';
 import { TEST_HOST } from './helpers/server.js';
@@ -32,18 +32,6 @@ async function start(name: string, env: Record<string, string> = {}): Promise<No
   return node;
 }
 
-async function newLink(node: NodeProcess, alias: string): Promise<number> {
-  const res = await send(node.url, 'POST', '/api/url/add', { key, body: { url: `https://example.com/${alias}`, custom: alias } });
-  expect(res.status, res.text).toBe(200);
-  return res.body.id;
-}
-
-async function clicksOf(node: NodeProcess, id: number): Promise<number> {
-  const res = await send(node.url, 'GET', `/api/url/${id}`, { key });
-  expect(res.status, res.text).toBe(200);
-  return res.body.data.clicks;
-}
-
 /**
  * SIGTERM while 12 kept-alive clients follow a short link back to back, plus requests caught mid-head
  * (sent in two parts around the signal). The node stops accepting, answers every request it has begun,
@@ -51,7 +39,7 @@ async function clicksOf(node: NodeProcess, id: number): Promise<number> {
  */
 it('SIGTERM under redirect load: requests in flight complete and every served click is counted', async () => {
   const node = await start('term');
-  const id = await newLink(node, 'termload');
+  const id = await addLinkOn(node, key, 'termload');
   const load = redirectLoad(node.url, '/termload', VISIT);
   const split = Array.from({ length: 4 }, () => splitRequest(node.url, '/termload', TEST_HOST, BROWSER));
   await Promise.all(split.map((s) => s.begin()));
@@ -72,7 +60,7 @@ it('SIGTERM under redirect load: requests in flight complete and every served cl
   const served = outcomes.length - failed.length + split.length;
   expect(served).toBeGreaterThan(1000);
   const after = await start('term-after');
-  expect(await clicksOf(after, id)).toBe(served);
+  expect(await clicksOn(after, key, id)).toBe(served);
 }, 60_000);
 
 /**
@@ -83,7 +71,7 @@ it('SIGTERM under redirect load: requests in flight complete and every served cl
  */
 it('SIGKILL under redirect load loses no served click once the next node has replayed the journal', async () => {
   const node = await start('kill', { CLICK_FLUSH_MS: '1000', CLICK_BATCH_MAX: '5000' });
-  const id = await newLink(node, 'killload');
+  const id = await addLinkOn(node, key, 'killload');
   const load = redirectLoad(node.url, '/killload', VISIT);
   await sleep(2600);
   node.kill();
@@ -92,10 +80,10 @@ it('SIGKILL under redirect load loses no served click once the next node has rep
   const served = outcomes.filter((o) => o.status === 302).length;
   const unanswered = outcomes.filter((o) => o.status === null).length; // at most one per client: it stops there
   const after = await start('kill-after');
-  let counted = await clicksOf(after, id);
+  let counted = await clicksOn(after, key, id);
   for (let i = 0; i < 300 && counted < served; i++) {
     await sleep(100);
-    counted = await clicksOf(after, id);
+    counted = await clicksOn(after, key, id);
   }
   console.log(`SIGKILL click loss: ${Math.max(0, served - counted)} of ${served} served; ${unanswered} in flight`);
   expect(counted).toBeGreaterThanOrEqual(served);

@@ -117,3 +117,17 @@ export async function send(
   const json = String(res.headers['content-type'] ?? '').includes('json') && text;
   return { status: res.statusCode, headers: res.headers, body: json ? JSON.parse(text) : text, text };
 }
+
+/** Adds a link with `alias` on a node (the call must succeed) and answers its id. */
+export async function addLinkOn(node: NodeProcess, key: string, alias: string): Promise<number> {
+  const res = await send(node.url, 'POST', '/api/url/add', { key, body: { url: `https://example.com/${alias}`, custom: alias } });
+  if (res.status !== 200) throw new Error(`url/add answered ${res.status}: ${res.text}`);
+  return res.body.id;
+}
+
+/** A link's click count as a node's API reports it. */
+export async function clicksOn(node: NodeProcess, key: string, id: number): Promise<number> {
+  const res = await send(node.url, 'GET', `/api/url/${id}`, { key });
+  if (res.status !== 200) throw new Error(`GET /api/url/${id} answered ${res.status}: ${res.text}`);
+  return res.body.data.clicks;
+}
