@@ -45,6 +45,9 @@ const server = spawn(
   ],
   { cwd: build, env, stdio: ['ignore', 'ignore', openSync(join(dir, 'valgrind.log'), 'w')] },
 );
+// A run that fails (the server too slow to start on a loaded machine, a refused connection) must not leave
+// the valgrind server running: it held a core and memory long after the script was gone.
+process.on('exit', () => server.kill('SIGKILL'));
 const control = (command) => execFileSync('callgrind_control', [command, String(server.pid)], { env: { ...process.env, HOST }, stdio: 'ignore' });
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
