@@ -5,7 +5,6 @@ import { isReserved } from '../../../lib/reserved.js';
 import type { Lookup, Resolver } from '../resolve/resolver.js';
 import { writeDecision } from './send.js';
 import { answerVisit } from './visit.js';
-import { frontHeaders, type FrontHeaders } from './raw-headers.js';
 
 /** `/{alias}` with an optional query and nothing Fastify would decode or normalize. */
 const PLAIN_ALIAS = /^\/([A-Za-z0-9_-]{1,64})(?:\?|$)/;
@@ -19,18 +18,19 @@ const PLAIN_ALIAS = /^\/([A-Za-z0-9_-]{1,64})(?:\?|$)/;
 export function leanFront(ctx: AppContext, resolver: Resolver, fastify: RequestListener): RequestListener {
   const clientIp = ctx.config.TRUST_PROXY ? forwardedIp : socketIp;
   const hostOf = ctx.config.TRUST_PROXY ? forwardedHost : plainHost;
-  const serve = (req: IncomingMessage, res: ServerResponse, found: Lookup, now: number, host: string, headers: FrontHeaders) => {
+  const serve = (req: IncomingMessage, res: ServerResponse, found: Lookup, now: number, host: string) => {
     if (found.kind !== 'link') return fastify(req, res);
     const method = req.method!;
     try {
+      const headers = req.headers;
       const decision = answerVisit(ctx, found, {
         method,
         now,
         host,
-        ip: clientIp(req, headers),
+        ip: clientIp(req),
         cookie: headers.cookie,
-        userAgent: headers.userAgent ?? '',
-        acceptLanguage: headers.acceptLanguage ?? '',
+        userAgent: headers['user-agent'] ?? '',
+        acceptLanguage: headers['accept-language'] ?? '',
         referer: headers.referer ?? '',
       });
       // An answer that recorded a click goes out once the click is in the journal (after this turn's write).
@@ -46,8 +46,7 @@ export function leanFront(ctx: AppContext, resolver: Resolver, fastify: RequestL
     if (method !== 'GET' && method !== 'HEAD') return fastify(req, res);
     const match = PLAIN_ALIAS.exec(req.url ?? '');
     if (!match || isReserved(match[1]!)) return fastify(req, res);
-    const headers = frontHeaders(req.rawHeaders);
-    const host = hostOf(headers);
+    const host = hostOf(req);
     if (!host) return fastify(req, res);
     const now = Date.now();
     let found: MaybePromise<Lookup>;
@@ -59,21 +58,21 @@ export function leanFront(ctx: AppContext, resolver: Resolver, fastify: RequestL
     }
     if (found instanceof Promise)
       found.then(
-        (f) => serve(req, res, f, now, host, headers),
+        (f) => serve(req, res, f, now, host),
         () => fastify(req, res),
       );
-    else serve(req, res, found, now, host, headers);
+    else serve(req, res, found, now, host);
   };
 }
 
-function plainHost(headers: FrontHeaders): string | undefined {
-  return headers.host;
+function plainHost(req: IncomingMessage): string | undefined {
+  return req.headers.host;
 }
 
 /** As Fastify's `request.host` with trustProxy: true — the last X-Forwarded-Host entry, else Host — so both resolve one site. */
-function forwardedHost(headers: FrontHeaders): string | undefined {
-  const header = headers.forwardedHost;
-  if (header === undefined || header === '') return headers.host;
+function forwardedHost(req: IncomingMessage): string | undefined {
+  const header = req.headers['x-forwarded-host'];
+  if (typeof header !== 'string' || header === '') return req.headers.host;
   const comma = header.lastIndexOf(',');
   return (comma === -1 ? header : header.slice(comma + 1)).trim();
 }
@@ -83,9 +82,9 @@ function socketIp(req: IncomingMessage): string {
 }
 
 /** As Fastify's trustProxy: true — the left-most X-Forwarded-For address, the original client. */
-function forwardedIp(req: IncomingMessage, headers: FrontHeaders): string {
-  const header = headers.forwardedFor;
-  if (header === undefined || header === '') return socketIp(req);
+function forwardedIp(req: IncomingMessage): string {
+  const header = req.headers['x-forwarded-for'];
+  if (typeof header !== 'string' || header === '') return socketIp(req);
   const comma = header.indexOf(',');
   return (comma === -1 ? header : header.slice(0, comma)).trim();
 }
