@@ -18,7 +18,7 @@ import { benchKill } from './lib/kill.mjs';
 const QUICK = process.env.BENCH_QUICK === '1';
 const GENERATOR = pickGenerator();
 const startedAt = performance.now();
-// A run lasts a few seconds: clicks are written in batches every second (CLICK_FLUSH_MS), and a run
+// A run lasts a few seconds: clicks are written in batches every two seconds (CLICK_FLUSH_MS), and a run
 // much shorter than that would leave most of its writing to after the run. autocannon runs a request
 // count (80k, about 4 s at 20k req/s), wrk a duration in whole seconds; the warm-up is a quarter run.
 const RUN = { quick: QUICK, amount: QUICK ? 10_000 : 80_000, duration: QUICK ? 1 : 4, reps: QUICK ? 1 : 3, connections: 50 };

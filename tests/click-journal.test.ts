@@ -1,4 +1,4 @@
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -51,10 +51,10 @@ async function start(name: string, env: Record<string, string> = {}): Promise<No
 const journals = (dir = root): string[] =>
   existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [e.name, ...journals(join(dir, e.name))] : [])) : [];
 
-/** Waits until the restarted node has replayed every journal but its own, then reads the count. */
-async function countedAfterReplay(node: NodeProcess, id: number, atLeast: number): Promise<number> {
-  for (let i = 0; i < 300 && (journals().length > 1 || (await clicksOn(node, key, id)) < atLeast); i++) await sleep(100);
-  expect(journals(), node.output()).toHaveLength(1);
+/** Waits until the restarted node (`own` serving processes) has replayed every journal but theirs, then reads the count. */
+async function countedAfterReplay(node: NodeProcess, id: number, atLeast: number, own = 1): Promise<number> {
+  for (let i = 0; i < 300 && (journals().length > own || (await clicksOn(node, key, id)) < atLeast); i++) await sleep(100);
+  expect(journals(), node.output()).toHaveLength(own);
   await sleep(300); // a batch counted twice would show by now: replay is over and the node is idle
   return clicksOn(node, key, id);
 }
@@ -110,8 +110,54 @@ it('SIGKILL right after a flush: the count is exactly the redirects answered', a
   for (let i = 0; i < 7; i++) expect((await send(node.url, 'GET', '/journalflush', { headers: VISIT })).status).toBe(302);
   node.kill();
   await node.exited;
-  expect(await countedAfterReplay(await start('flushed-after'), id, answered + 7)).toBe(answered + 7);
+  const after = await start('flushed-after');
+  expect(await countedAfterReplay(after, id, answered + 7)).toBe(answered + 7);
+  expect(await after.stop()).toBe(0); // the next test counts the journals left
 }, 90_000);
+
+/**
+ * WORKERS=2, every process killed under load: two journals are left, and the two workers of the restart
+ * race to take them over (a rename each); every answered redirect counts once.
+ */
+it('SIGKILL of every WORKERS=2 process: the restarted workers count each answered redirect once', async () => {
+  const node = await start('workers', { WORKERS: '2', CLICK_FLUSH_MS: '200' });
+  const id = await addLinkOn(node, key, 'journalworkers');
+  const load = redirectLoad(node.url, '/journalworkers', VISIT, LANES);
+  await sleep(1500);
+  const workers = childrenOf(node.proc.pid!);
+  expect(workers).toHaveLength(2);
+  process.kill(node.proc.pid!, 'SIGSTOP'); // the primary must not fork replacements meanwhile
+  for (const pid of workers) process.kill(pid, 'SIGKILL');
+  node.kill();
+  await node.exited;
+  const outcomes = await load.done;
+  const served = outcomes.filter((o) => o.status === 302).length;
+  const unanswered = outcomes.filter((o) => o.status === null).length;
+  expect(unanswered).toBeLessThanOrEqual(LANES);
+  expect(journals()).toHaveLength(2);
+
+  const after = await start('workers-after', { WORKERS: '2' });
+  const counted = await countedAfterReplay(after, id, served, 2);
+  expect(await after.stop()).toBe(0);
+  console.log(`SIGKILL of two workers: ${counted} counted of ${served} answered (+${unanswered} in flight)`);
+  expect(counted).toBeGreaterThanOrEqual(served);
+  expect(counted).toBeLessThanOrEqual(served + unanswered);
+  expect(journals()).toEqual([]);
+}, 90_000);
+
+/** The pids whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        return Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) === pid;
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+}
 
 /** Hard links of the live segments: when the node deletes one after its commit, the link keeps its content. */
 function keepSegments(dir: string, kept: string): void {

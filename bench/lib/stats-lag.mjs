@@ -9,7 +9,7 @@ import { USER_AGENTS } from './browser.mjs';
 import { stop } from './proc.mjs';
 
 const POLL_MS = 25;
-const FLUSH_MS = 1000; // the server's CLICK_FLUSH_MS (its default)
+const FLUSH_MS = 2000; // the server's CLICK_FLUSH_MS (its default, src/config.ts)
 const GIVE_UP_MS = 30_000;
 // 10 connections each waiting 5 ms before a request: at most 2,000 redirects a second, a busy server
 // that is not saturated (saturated, the lag would measure the queue in front of it).

@@ -8,6 +8,7 @@ import { targetKey, type AggregatedBatch, type TargetBatch } from './derive.js';
 import type { JournalMark } from './journal/segments.js';
 import { MARK_JOURNAL_SQL, markJournal } from './journal/repo.js';
 import { KnownVisitors } from './known-visitors.js';
+import * as forget from './forget.js';
 import * as repo from './store.js';
 import { KINDS, type VisitBatch } from './visit-columns.js';
 import type { ClickUniquesTable, TargetKind } from '../db/types.js';
@@ -52,13 +53,13 @@ export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
     const before = pruneDue();
     if (before) {
       known.clear();
-      await repo.pruneDeletedTargets(db, before);
+      await forget.pruneDeletedTargets(db, before);
     }
     const { targets: batched, visits } = aggregate(batch);
     if (batched.length === 0) return;
     known.rollback();
     await db.transaction().execute(async (trx) => {
-      await repo.lockAgainst(trx, 'deletes');
+      await forget.lockAgainst(trx, 'deletes');
       const targets = await withoutDeleted(trx, batched);
       const unknown = targets.flatMap((t) => unknownRows(known, t));
       const inserted = await repo.insertUniques(trx, unknown);
@@ -98,7 +99,7 @@ async function withoutDeleted(db: Db, targets: TargetBatch[]): Promise<TargetBat
   for (const kind of KINDS) {
     const ids = targets.filter((t) => t.kind === kind).map((t) => t.id);
     if (ids.length === 0) continue;
-    for (const id of await repo.deletedTargets(db, kind, ids)) deleted.add(targetKey(kind, id));
+    for (const id of await forget.deletedTargets(db, kind, ids)) deleted.add(targetKey(kind, id));
   }
   return targets.filter((t) => !deleted.has(targetKey(t.kind, t.id)));
 }

@@ -5,7 +5,8 @@ import type { Db } from '../db/connect.js';
 import type { AccountDaysTable, ClickDaysTable, TargetKind } from '../db/types.js';
 import { upsertAccountDays } from './account-store.js';
 import { isPostgres } from '../db/dialect.js';
-import { keyIn, lockAgainst, upsertHours } from './store.js';
+import { lockAgainst } from './forget.js';
+import { keyIn, upsertHours } from './store.js';
 import { hourOf } from './visit-columns.js';
 
 /** Rows moved per transaction: short enough that the click writer never waits long for the lock. */

@@ -1,15 +1,13 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/connect.js';
-import { subtractFromAccount } from './account-store.js';
 import { isPostgres } from '../db/dialect.js';
 import type { ClickHoursTable, Database, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind, VisitPacksTable } from '../db/types.js';
 import type { Packer } from './visit-log.js';
-import { nowTimestamp } from '../lib/time.js';
 
 // SQLite refuses statements with more than 32766 bound values (PostgreSQL 65535). Chunks stay far
 // smaller: better-sqlite3 runs synchronously, and between chunks the event loop serves requests.
-const MAX_VARIABLES = 5_000;
+export const MAX_VARIABLES = 5_000;
 
 async function eachChunk<T extends object>(rows: T[], write: (chunk: T[]) => Promise<void>): Promise<void> {
   if (rows.length === 0) return;
@@ -58,40 +56,6 @@ function insertRows<T extends ClickTable>(db: Db, table: T, rows: Insertable<Dat
     return sql`${sql.val(rows.map((row) => (row as Record<string, unknown>)[c] ?? null))}::${sql.raw(type)}[]`;
   });
   return into.columns(columns as never).expression(sql`select * from unnest(${sql.join(arrays)})`);
-}
-
-/** Advisory lock class of click batches against deletes ('RDIC'); the second key is the schema. */
-const CLICK_LOCK_CLASS = 0x52444943;
-
-/**
- * PostgreSQL: a click batch (shared) and a delete of targets (exclusive) never overlap, so a batch in
- * flight finishes before the delete removes its rows, and a batch after the delete sees its tombstones.
- * On SQLite every write transaction holds the database lock already (BEGIN IMMEDIATE).
- */
-export async function lockAgainst(db: Db, other: 'deletes' | 'click batches'): Promise<void> {
-  if (!isPostgres(db)) return;
-  const lock = sql.raw(other === 'deletes' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock');
-  await sql`select ${lock}(${CLICK_LOCK_CLASS}::int4, hashtext(current_schema()))`.execute(db);
-}
-
-/** Which of the given ids were deleted lately, so clicks still queued for them are dropped. */
-export async function deletedTargets(db: Db, kind: TargetKind, ids: number[]): Promise<Set<number>> {
-  const found = new Set<number>();
-  for (let i = 0; i < ids.length; i += MAX_VARIABLES) {
-    const rows = await db
-      .selectFrom('deleted_targets')
-      .select('target_id')
-      .where('target_kind', '=', kind)
-      .where('target_id', 'in', ids.slice(i, i + MAX_VARIABLES))
-      .execute();
-    for (const row of rows) found.add(Number(row.target_id));
-  }
-  return found;
-}
-
-/** Forgets deletions older than `before`: no click waits that long between its visit and its write. */
-export async function pruneDeletedTargets(db: Db, before: string): Promise<void> {
-  await db.deleteFrom('deleted_targets').where('deleted_at', '<', before).execute();
 }
 
 /** Adds the batch's referrer counts; rows must be distinct per key (PostgreSQL insists). */
@@ -220,14 +184,6 @@ export async function insertPacks(
   return written;
 }
 
-/** Deletes every visit pack of the targets, walking each one's chain from its summary row (which must still be there). */
-async function forgetVisits(db: Db, kind: TargetKind, ids: number[]): Promise<void> {
-  await sql`with recursive chain(id) as (
-      select visit_pack from click_summaries where target_kind = ${kind} and target_id in (${sql.join(ids)}) and visit_pack is not null
-      union all select p.prev from visit_packs p join chain c on p.id = c.id where p.prev is not null)
-    delete from visit_packs where id in (select id from chain)`.execute(db);
-}
-
 /** A target's click count (0 when none) as a correlated subquery, for lists that show or sort by it. */
 export function clickCount(kind: TargetKind, idColumn: 'links.id' | 'qr_codes.id') {
   return sql<number>`coalesce((select clicks from click_summaries where target_kind = ${kind} and target_id = ${sql.ref(idColumn)}), 0)`;
@@ -236,29 +192,4 @@ export function clickCount(kind: TargetKind, idColumn: 'links.id' | 'qr_codes.id
 /** A target's unique visitors (0 when none) as a correlated subquery, like clickCount. */
 export function uniqueCount(kind: TargetKind, idColumn: 'links.id' | 'qr_codes.id') {
   return sql<number>`coalesce((select uniques from click_summaries where target_kind = ${kind} and target_id = ${sql.ref(idColumn)}), 0)`;
-}
-
-/**
- * Forgets every click of the targets (and takes them out of `owner`'s series; null when the account goes
- * too) and remembers them as deleted, so visits still queued on any node
- * (served just before the delete) are dropped when written rather than recreating their rows. For the
- * features that delete links, QR codes or accounts, inside their transaction (the lock lasts until it ends).
- */
-export async function forgetTargets(db: Db, kind: TargetKind, ids: number[], owner: number | null): Promise<void> {
-  if (ids.length === 0) return;
-  await lockAgainst(db, 'click batches');
-  const deleted_at = nowTimestamp();
-  for (let i = 0; i < ids.length; i += MAX_VARIABLES) {
-    const chunk = ids.slice(i, i + MAX_VARIABLES);
-    if (owner !== null) await subtractFromAccount(db, owner, kind, chunk);
-    await db
-      .insertInto('deleted_targets')
-      .values(chunk.map((target_id) => ({ target_kind: kind, target_id, deleted_at })))
-      .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet({ deleted_at }))
-      .execute();
-    await forgetVisits(db, kind, chunk);
-    for (const table of ['click_stats', 'click_summaries', 'click_uniques', 'click_hours', 'click_days'] as const) {
-      await db.deleteFrom(table).where('target_kind', '=', kind).where('target_id', 'in', chunk).execute();
-    }
-  }
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connect.js';
-import { forgetTargets } from '../../clicks/store.js';
+import { forgetTargets } from '../../clicks/forget.js';
 import { shortUrl } from '../../lib/short-url.js';
 import { dateOnly } from '../../lib/time.js';
 import type { ItemSource } from '../channels/ports.js';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connect.js';
-import { forgetTargets } from '../../clicks/store.js';
+import { forgetTargets } from '../../clicks/forget.js';
 import { dateOnly } from '../../lib/time.js';
 import type { ItemSource } from '../channels/ports.js';
 import * as repo from './repo.js';

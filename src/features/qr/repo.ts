@@ -2,7 +2,8 @@ import type { Db } from '../../db/connect.js';
 import type { QrCodesTable, QrRow } from '../../db/types.js';
 import { sql, type Expression, type Insertable, type RawBuilder, type SqlBool, type Updateable } from 'kysely';
 import type { Page } from '../../lib/pagination.js';
-import { clickCount, forgetTargets } from '../../clicks/store.js';
+import { forgetTargets } from '../../clicks/forget.js';
+import { clickCount } from '../../clicks/store.js';
 import { forgetItem } from '../channels/access.js';
 
 /** List and detail columns: never the logo, which may be a data URI of hundreds of kilobytes. */
