@@ -21,7 +21,7 @@ export interface Site {
   /** Where `/` and unknown aliases go; "" shows our own page. */
   root: string;
   notFound: string;
-  /** `cacheKeys.linkPrefix(host)`: a link's key is this plus its alias. */
+  /** A link's key in the resolver's caches is this plus its alias: `cacheKeys.linkPrefix(host)`, or `DEFAULT_PREFIX`. */
   linkPrefix: string;
   /** The one "no such alias" answer of this site, shared so a miss allocates nothing. */
   missing: Missing;
@@ -66,6 +66,8 @@ export class Resolver {
   private readonly ttlMs: number;
   private readonly defaultSite: Site;
   private readonly defaultKey: string;
+  /** `cacheKeys.linkPrefix` of the default host: the published keys that name a default-site link. */
+  private readonly defaultLinkPrefix: string;
   /** Bumped by every invalidation: a load that overlapped one is served but not cached. */
   private generation = 0;
   private readonly unsubscribe: () => void;
@@ -76,7 +78,8 @@ export class Resolver {
     this.links = new ExpiringCache(ctx.config.LINK_CACHE_SIZE);
     this.doorkeeper = new Doorkeeper(Math.max(ctx.config.LINK_CACHE_SIZE, 1_000));
     this.missing = new ExpiringCache(Math.min(ctx.config.LINK_CACHE_SIZE, 50_000));
-    this.defaultSite = site(ctx.config.DEFAULT_HOST, 0, null, '', '');
+    this.defaultSite = site(ctx.config.DEFAULT_HOST, 0, null, '', '', DEFAULT_PREFIX);
+    this.defaultLinkPrefix = cacheKeys.linkPrefix(ctx.config.DEFAULT_HOST);
     this.defaultKey = cacheKeys.domainRoot(ctx.config.DEFAULT_HOST);
     this.index = new LinkIndex(this.deps, linkIndexSize(ctx.config), this.ttlMs, ctx.log);
     this.unsubscribe = ctx.invalidation.subscribe((key) => this.drop(key));
@@ -176,10 +179,11 @@ export class Resolver {
   private drop(key: string): void {
     this.generation++;
     this.index.drop(key);
-    this.links.delete(key);
-    this.missing.delete(key);
+    const own = key.startsWith(this.defaultLinkPrefix) ? DEFAULT_PREFIX + key.slice(this.defaultLinkPrefix.length) : key;
+    this.links.delete(own);
+    this.missing.delete(own);
     this.sites.delete(key);
-    this.loading.delete(key);
+    this.loading.delete(own);
   }
 }
 
@@ -192,8 +196,15 @@ function linkIndexSize(config: Config): number {
   return config.LINK_INDEX_MAX;
 }
 
-function site(host: string, domainId: number, domain: Site['domain'], root: string, notFound: string): Site {
-  const s = { host, domainId, domain, root, notFound, linkPrefix: cacheKeys.linkPrefix(host) } as Site;
+/**
+ * The default site's link key prefix: most redirects are of default-site links, and `/` + a short alias is a
+ * flat string of a few characters, where `l:host/` + alias is a concatenation flattened and hashed whole on
+ * every lookup (docs/performance.md#short-link-keys). No other key starts with `/`.
+ */
+const DEFAULT_PREFIX = '/';
+
+function site(host: string, domainId: number, domain: Site['domain'], root: string, notFound: string, linkPrefix = cacheKeys.linkPrefix(host)): Site {
+  const s = { host, domainId, domain, root, notFound, linkPrefix } as Site;
   s.missing = { kind: 'missing', site: s };
   return s;
 }
