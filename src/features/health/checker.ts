@@ -92,6 +92,8 @@ export class HealthChecker {
       return { status: 'unknown', code: null };
     }
     const verdict = await probeAll(this.client, found.urls, maxWaitMs);
+    // Requests cut short by a shutdown say nothing of the link: its lease runs out and another round checks it.
+    if (this.closed) return undefined;
     const before = await repo.record(this.ctx.db, kind, id, { ...verdict, checkedAt: at(Date.now()), due: this.nextDue() });
     if (before !== verdict.status) await source.changed(this.ctx, [id]);
     return verdict;

@@ -52,16 +52,17 @@ function failureOf(err: NodeJS.ErrnoException): Failure {
 export class OutboundClient {
   private readonly gate: HostGate;
   private readonly lookup;
-  private closed = false;
+  /** Aborts the requests under way at close, so a shutdown never waits for a slow host. */
+  private readonly closing = new AbortController();
 
   constructor(private readonly options: OutboundOptions) {
     this.gate = new HostGate(options.perHost ?? 2, options.maxBackoffMs ?? 30_000);
     this.lookup = guardedLookup(options.allowLoopback);
   }
 
-  /** Stops new requests (shutdown); those under way end by their own timeout. */
+  /** Ends the requests under way and refuses new ones (shutdown). */
   close(): void {
-    this.closed = true;
+    this.closing.abort();
   }
 
   async request(url: string, req: OutboundRequest): Promise<Outcome> {
@@ -88,7 +89,7 @@ export class OutboundClient {
 
   /** One request to one address; the answer's body is never read. */
   private hop(url: URL, method: OutboundRequest['method'], req: OutboundRequest): Promise<Hop> {
-    if (this.closed) return Promise.resolve({ failure: 'network' });
+    if (this.closing.signal.aborted) return Promise.resolve({ failure: 'network' });
     const refused = literalRefused(url.hostname, this.options.allowLoopback);
     if (refused) return Promise.resolve({ failure: 'blocked' });
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -97,7 +98,7 @@ export class OutboundClient {
         method,
         agent: false,
         lookup: this.lookup,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: AbortSignal.any([this.closing.signal, AbortSignal.timeout(this.options.timeoutMs)]),
         headers: { 'user-agent': this.options.userAgent, accept: '*/*', ...req.headers },
       });
       outgoing.on('response', (res: IncomingMessage) => {
