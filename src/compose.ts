@@ -18,7 +18,7 @@ import {
 import { linkNeighbours } from './features/links/ports.js';
 import { healthSources } from './features/health/access.js';
 import { pixelLinks } from './features/pixels/ports.js';
-import { forgetAccountQrs, ownsQr, qrIdsOf, qrItemSource, qrNames } from './features/qr/access.js';
+import { forgetAccountQrs, ownsQr, qrHealthSource, qrIdsOf, qrItemSource, qrNames } from './features/qr/access.js';
 import { statsTargets } from './features/stats/ports.js';
 
 /**
@@ -45,5 +45,5 @@ export function composeFeatures(): void {
     qrNames,
   });
   itemSources.plug({ links: linkItemSource, bio: bioItemSource, qr: qrItemSource });
-  healthSources.plug({ link: linkHealthSource });
+  healthSources.plug({ link: linkHealthSource, qr: qrHealthSource });
 }

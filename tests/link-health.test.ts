@@ -226,6 +226,23 @@ describe('the address policy without the test flag', () => {
   });
 });
 
+describe('QR link codes', () => {
+  it('are checked by the background rounds, and their detail shows the health', async () => {
+    const qr = (await call('POST', '/api/qr/add', { type: 'link', data: { url: `${origin}/missing?qr` }, name: 'menu' })).id as number;
+    const text = (await call('POST', '/api/qr/add', { type: 'text', data: 'hello', name: 'note' })).id as number;
+    expect((await call('GET', `/api/qr/${qr}`)).details.health).toEqual({ status: 'unknown', code: null, checked: null, since: null });
+    const checker = new HealthChecker(server.ctx, { intervalS: 3600, firstCheckS: 0 });
+    try {
+      while ((await checker.round()) > 0);
+    } finally {
+      await checker.close();
+    }
+    expect(seen.map((s) => s.path)).toContain('/missing?qr');
+    expect((await call('GET', `/api/qr/${qr}`)).details.health).toMatchObject({ status: 'broken', code: 404 });
+    expect((await call('GET', `/api/qr/${text}`)).details).not.toHaveProperty('health');
+  });
+});
+
 describe('the lease', () => {
   it('lets two checkers on one database check each due link once', async () => {
     const other = await startServer({ DATABASE_URL: server.config.DATABASE_URL, HEALTH_INTERVAL_S: '0', OUTBOUND_ALLOW_LOOPBACK: 'true' });
