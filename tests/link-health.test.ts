@@ -123,6 +123,7 @@ describe('the outbound client', () => {
     expect(await failure(client, '/slow')).toBe('timeout');
     expect(await failure(client, '/loop-a')).toBe('redirect_loop');
     expect(await failure(client, '/moved')).toBe(200);
+    expect(await failure(client, `http://localhost:${new URL(origin).port}/ok`)).toBe(200); // by name, through the guarded lookup
     expect(await failure(client, 'http://no-such-host.invalid/')).toBe('dns');
     expect(await failure(strict, '/ok')).toBe('blocked');
     expect(await failure(strict, `http://localhost:${new URL(origin).port}/ok`)).toBe('blocked');

@@ -95,7 +95,8 @@ export class HealthChecker {
     // Requests cut short by a shutdown say nothing of the link: its lease runs out and another round checks it.
     if (this.closed) return undefined;
     const before = await repo.record(this.ctx.db, kind, id, { ...verdict, checkedAt: at(Date.now()), due: this.nextDue() });
-    if (before !== verdict.status) await source.changed(this.ctx, [id]);
+    // Only broken-ness changes what a target serves (a link's fallback): other changes leave the caches be.
+    if ((before === 'broken') !== (verdict.status === 'broken')) await source.changed(this.ctx, [id]);
     return verdict;
   }
 

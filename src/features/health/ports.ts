@@ -16,7 +16,7 @@ export interface HealthSource {
   idsAfter(db: Db, afterId: number, limit: number): Promise<number[]>;
   /** The destinations of each target that still exists. */
   destinations(db: Db, ids: number[]): Promise<Map<number, Destinations>>;
-  /** The target's status changed: drop what caches it (a broken link with a fallback redirects elsewhere). */
+  /** The target became broken or stopped being broken: drop what caches it (a broken link with a fallback redirects elsewhere). */
   changed(ctx: AppContext, ids: number[]): Promise<void>;
 }
 

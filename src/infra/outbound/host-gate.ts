@@ -1,3 +1,6 @@
+/** Hosts remembered before idle ones are forgotten. */
+const MAX_HOSTS = 10_000;
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 interface HostState {
@@ -43,8 +46,15 @@ export class HostGate {
   }
 
   private state(host: string): HostState {
+    if (this.hosts.size >= MAX_HOSTS) this.prune();
     let state = this.hosts.get(host);
     if (!state) this.hosts.set(host, (state = { active: 0, waiting: [], failures: 0, notBefore: 0 }));
     return state;
+  }
+
+  /** Forgets idle hosts whose backoff has passed, so many failing hosts cannot grow the map without bound. */
+  private prune(): void {
+    const now = Date.now();
+    for (const [host, state] of this.hosts) if (state.active === 0 && state.notBefore <= now) this.hosts.delete(host);
   }
 }
