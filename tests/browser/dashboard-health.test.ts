@@ -26,6 +26,7 @@ describe.skipIf(!chromiumPresent())('link health in Chromium', () => {
   };
   const aliases = async () =>
     (await page.locator('table.links tbody tr td:nth-child(2) a.strong').allTextContents()).map((text) => text.split('/').pop());
+  const isOpenHealth = async () => (await page.locator('details.fold', { hasText: 'Health' }).getAttribute('open')) !== null;
   const badge = (alias: string) => page.locator('table.links tbody tr', { hasText: alias }).locator('.health-badge');
 
   beforeAll(async () => {
@@ -70,8 +71,27 @@ describe.skipIf(!chromiumPresent())('link health in Chromium', () => {
     await eventually(aliases).toEqual(['health-dead']);
   }, 60_000);
 
+  it("edits a link's checks and fallback address in the form's Health section", async () => {
+    const id = (await call('GET', '/api/urls?health=ok')).data.urls[0].id as number;
+    await page.goto(app(`/links/${id}/edit`));
+    await page.locator('#url').waitFor();
+    expect(await page.isVisible('#fallbackurl')).toBe(false);
+    await page.click('summary:has-text("Health")');
+    await page.fill('#fallbackurl', 'example.com/sorry');
+    await page.getByLabel('Check that the destination still answers').uncheck();
+    expect(await page.textContent('details:has(#fallbackurl) .fold-state')).toBe('Checks off, Fallback example.com/sorry');
+    await capture(page, 'health-form', axe);
+    await page.click('button[type=submit]');
+    await page.waitForURL((url) => url.pathname === `/app/links/${id}`);
+    expect((await call('GET', `/api/url/${id}`)).details).toMatchObject({ healthcheck: false, fallbackurl: 'https://example.com/sorry' });
+    await page.goto(app(`/links/${id}/edit`));
+    await page.locator('#fallbackurl').waitFor({ state: 'attached' });
+    expect(await isOpenHealth()).toBe(true); // a section that holds a value opens on edit
+    expect(await page.inputValue('#fallbackurl')).toBe('https://example.com/sorry');
+  }, 60_000);
+
   it('found no serious or critical accessibility violation and no console error on any page', () => {
-    expect(Object.keys(axe).length).toBeGreaterThanOrEqual(4);
+    expect(Object.keys(axe).length).toBeGreaterThanOrEqual(5);
     expect(Object.entries(axe).filter(([, v]) => v.length > 0)).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });
