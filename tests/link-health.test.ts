@@ -199,6 +199,20 @@ describe('fallbackurl', () => {
     expect(await location()).toBe(`${origin}/flaky`);
   });
 
+  it('stops at once when the destination changes, whose health is then unknown until checked', async () => {
+    const { id, shorturl } = await call('POST', '/api/url/add', { url: `${origin}/missing?moved`, fallbackurl: 'https://example.com/sorry' });
+    const path = new URL(shorturl as string).pathname;
+    expect(await check(id)).toMatchObject({ status: 'broken' });
+    expect((await server.visit(path)).headers.location).toBe('https://example.com/sorry');
+    await call('PUT', `/api/url/${id}/update`, { url: `${origin}/ok?moved` });
+    expect((await server.visit(path)).headers.location).toBe(`${origin}/ok?moved`);
+    expect((await detail(id)).health).toEqual({ status: 'unknown', code: null, checked: null, since: null });
+    await call('PUT', `/api/url/${id}/update`, { url: `${origin}/ok?moved`, title: 'same destination' });
+    expect(await check(id)).toMatchObject({ status: 'ok' });
+    await call('PUT', `/api/url/${id}/update`, { url: `${origin}/ok?moved`, title: 'still the same' });
+    expect((await detail(id)).health).toMatchObject({ status: 'ok', code: 200 });
+  });
+
   it('is checked like a destination and can be cleared', async () => {
     const res = await server.call('POST', '/api/url/add', { key, body: { url: `${origin}/ok`, fallbackurl: 'javascript:alert(1)' } });
     expect(res.status).toBe(400);

@@ -98,6 +98,16 @@ export async function park(db: Db, kind: TargetKind, id: number, due: string): P
     .execute();
 }
 
+/** Forgets what the last check found (the destination changed) and makes the target due at `due`. */
+export async function reset(db: Db, kind: TargetKind, id: number, due: string): Promise<void> {
+  await db
+    .updateTable('health_checks')
+    .set({ status: 'unknown', code: null, checked_at: null, since: null, due_at: due })
+    .where('target_kind', '=', kind)
+    .where('target_id', '=', id)
+    .execute();
+}
+
 export async function forget(db: Db, kind: TargetKind, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   await db.deleteFrom('health_checks').where('target_kind', '=', kind).where('target_id', 'in', ids).execute();
