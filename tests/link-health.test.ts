@@ -255,6 +255,8 @@ describe('QR link codes', () => {
     expect(seen.map((s) => s.path)).toContain('/missing?qr');
     expect((await call('GET', `/api/qr/${qr}`)).details.health).toMatchObject({ status: 'broken', code: 404 });
     expect((await call('GET', `/api/qr/${text}`)).details).not.toHaveProperty('health');
+    await call('PUT', `/api/qr/${qr}/update`, { data: { url: `${origin}/ok?qr` } });
+    expect((await call('GET', `/api/qr/${qr}`)).details.health).toMatchObject({ status: 'unknown' });
   });
 });
 

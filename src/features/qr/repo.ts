@@ -52,7 +52,7 @@ export function findQrDetail(db: Db, userId: number, id: number): Promise<QrWith
 export function findQrForUpdate(db: Db, userId: number, id: number) {
   return db
     .selectFrom('qr_codes')
-    .select(['id', 'slug', 'type', 'foreground', 'background'])
+    .select(['id', 'slug', 'type', 'data', 'foreground', 'background'])
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .executeTakeFirst();

@@ -1,4 +1,4 @@
-import { healthOf } from '../health/access.js';
+import { destinationsChanged, healthOf } from '../health/access.js';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import { invalidateQr } from '../../cache/public-cache.js';
@@ -141,7 +141,10 @@ export async function updateQr(ctx: AppContext, userId: number, id: number, inpu
   const style = await readStyle(input, row);
   const name = checkName(input.name);
   const payload = checkedPayload(ctx, type, row.slug, content);
-  await repo.updateQr(ctx.db, userId, id, { data: JSON.stringify(content), payload, ...style, ...(name ? { name } : {}) });
+  const data = JSON.stringify(content);
+  await repo.updateQr(ctx.db, userId, id, { data, payload, ...style, ...(name ? { name } : {}) });
+  // A link code sent elsewhere: what its last check found no longer holds.
+  if (type === 'link' && data !== row.data) await destinationsChanged(ctx.db, 'qr', id);
   invalidateQr(ctx, row.slug);
 }
 
