@@ -16,6 +16,8 @@ import { channelRoutes } from './features/channels/routes.js';
 import { domainRoutes } from './features/domains/routes.js';
 import { linkRoutes } from './features/links/routes.js';
 import { tagRoutes } from './features/tags/routes.js';
+import { HealthChecker } from './features/health/checker.js';
+import { healthRoutes } from './features/health/routes.js';
 import { dashboardRoutes } from './features/dashboard/routes.js';
 import { customPageRoutes } from './features/custom-pages/routes.js';
 import { pixelRoutes } from './features/pixels/routes.js';
@@ -92,6 +94,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.addHook('onClose', () => resolver.close());
   // The resident link index fills once the server listens: its reads must not stretch start-up.
   app.addHook('onListen', () => resolver.startIndex());
+  // The link checker runs on every serving node; leases in the database keep two from checking one link.
+  const checker = new HealthChecker(ctx);
+  app.addHook('onListen', () => checker.start());
+  app.addHook('onClose', () => checker.close());
   app.setValidatorCompiler(validatorCompiler());
   app.decorateRequest('account', null);
   app.decorateRequest('chargeUnits', chargeNothing);
@@ -114,6 +120,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       // Account changes end sessions, which the session feature owns: wired here, as session imports account.
       await api.register(accountRoutes, { ctx, endSessions: (userId, keep) => endOtherSessions(ctx, userId, keep) });
       for (const feature of API_FEATURES) await api.register(feature, { ctx });
+      await api.register(healthRoutes, { ctx, checker });
       await api.register(sessionRoutes, { ctx, store });
       // `/api` itself is no endpoint, but without this the public `/:alias` route would answer it with a page.
       api.all('/', { config: { scope: 'any' } satisfies GateConfig, schema: { hide: true } }, (_req, reply) => reply.callNotFound());

@@ -9,14 +9,16 @@ import {
   forgetAccountLinks,
   invalidateLinks,
   linkIdsOf,
+  linkHealthSource,
   linkItemSource,
   linkSummaries,
   noLinkOn,
   ownsLink,
 } from './features/links/access.js';
 import { linkNeighbours } from './features/links/ports.js';
+import { healthSources } from './features/health/access.js';
 import { pixelLinks } from './features/pixels/ports.js';
-import { forgetAccountQrs, ownsQr, qrIdsOf, qrItemSource, qrNames } from './features/qr/access.js';
+import { forgetAccountQrs, ownsQr, qrHealthSource, qrIdsOf, qrItemSource, qrNames } from './features/qr/access.js';
 import { statsTargets } from './features/stats/ports.js';
 
 /**
@@ -43,4 +45,5 @@ export function composeFeatures(): void {
     qrNames,
   });
   itemSources.plug({ links: linkItemSource, bio: bioItemSource, qr: qrItemSource });
+  healthSources.plug({ link: linkHealthSource, qr: qrHealthSource });
 }

@@ -49,6 +49,12 @@ const EnvSchema = Type.Object({
   SESSION_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 600 }),
   /** The largest CSV file POST /api/urls/import reads, in bytes; a larger one is refused with 413 before it is read. */
   IMPORT_MAX_BYTES: Type.Integer({ minimum: 1024, default: 20 * 1024 * 1024 }),
+  /** Seconds between two checks of one link's destinations (with jitter); 0 checks only on request. */
+  HEALTH_INTERVAL_S: Type.Integer({ minimum: 0, default: 6 * 3600 }),
+  /** Per hop of an outbound request (link checks): connecting, sending and the answer's headers. */
+  OUTBOUND_TIMEOUT_MS: Type.Integer({ minimum: 50, maximum: 60_000, default: 5000 }),
+  /** Tests only: outbound requests may reach loopback addresses (never private, link-local or metadata ones). */
+  OUTBOUND_ALLOW_LOOPBACK: Type.Boolean({ default: false }),
 });
 
 export type Env = Static<typeof EnvSchema>;

@@ -129,6 +129,7 @@ const TABLE_OWNERS: Record<string, string> = {
   account_hours: 'clicks',
   account_days: 'clicks',
   visit_packs: 'clicks',
+  health_checks: 'features/health',
 };
 
 /** The schema's history names every table; it is no owner's. */

@@ -25,7 +25,7 @@ let other: Caller;
 let otherBefore: AccountState;
 
 beforeAll(async () => {
-  server = await startServer({ RATE_LIMIT_MAX: '100000000' });
+  server = await startServer({ RATE_LIMIT_MAX: '100000000', OUTBOUND_TIMEOUT_MS: '500' }); // POST url/{id}/check may reach the internet
   const caller = async (): Promise<Caller> => {
     const user = await server.user();
     return { key: user.apiKey, id: user.id, seeded: await seedAccount(server, user.apiKey) };

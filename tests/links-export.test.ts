@@ -84,6 +84,9 @@ describe('GET /api/urls/export', () => {
         campaign: row.campaign ? Number(row.campaign) : null,
         channel: null, // the export has no channel column and neither link is in one
         tags: row.tags ? row.tags.split('|') : [],
+        health: { ...details.health, status: row.health }, // the export has the status only
+        healthcheck: row.healthcheck === '1',
+        fallbackurl: row.fallbackurl,
       }).toEqual(details);
       expect({ clicks: Number(row.clicks), uniqueClicks: Number(row.uniqueClicks) }).toEqual({
         clicks: data.clicks,

@@ -123,6 +123,9 @@ describe('POST /api/url/add', () => {
       campaign: mine.campaign,
       channel: mine.channel,
       tags: ['sale', 'spring'],
+      health: { status: 'unknown', code: null, checked: null, since: null },
+      healthcheck: true,
+      fallbackurl: '',
     });
     expect(Object.keys(got.body.data).sort()).toEqual([
       'clicks',
@@ -424,7 +427,7 @@ describe('GET /api/urls', () => {
     expect(res.body.error).toBe('0');
     expect(Object.keys(res.body.data).sort()).toEqual(['currentpage', 'maxpage', 'nextpage', 'perpage', 'result', 'urls']);
     const first = res.body.data.urls[4];
-    expect(Object.keys(first).sort()).toEqual(['alias', 'clicks', 'date', 'description', 'id', 'longurl', 'shorturl', 'tags', 'title']);
+    expect(Object.keys(first).sort()).toEqual(['alias', 'clicks', 'date', 'description', 'health', 'id', 'longurl', 'shorturl', 'tags', 'title']);
     expect(first).toMatchObject({
       id: ids[0],
       alias: 'list-0-x',

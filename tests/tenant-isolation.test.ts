@@ -80,7 +80,7 @@ describe('tenant isolation', () => {
         checked++;
       }
     }
-    expect(checked).toBe(118); // 31 single-id endpoints × 2, campaign assign 8, channel assign and remove 3 types × 8 each
+    expect(checked).toBe(120); // 32 single-id endpoints × 2, campaign assign 8, channel assign and remove 3 types × 8 each
   });
 
   it("refuses another account's pixels, campaign, channel, splash page, overlay and domain named in a link", async () => {

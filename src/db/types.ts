@@ -63,6 +63,10 @@ export interface LinksTable {
   campaign_id: number | null;
   created_at: string;
   updated_at: string;
+  /** 0 turns the link's health checks off (src/db/migrations/0017). */
+  health_check: Generated<Flag>;
+  /** Where visitors go while the destination is broken; '' for none. */
+  fallback_url: Generated<string>;
 }
 
 export interface LinkPixelsTable {
@@ -318,6 +322,22 @@ export interface AccountActivityTable {
   created_at: string;
 }
 
+/** Per checked target (a link; a QR link code) its health and its check schedule (src/db/migrations/0017). */
+export interface HealthChecksTable {
+  target_kind: TargetKind;
+  target_id: number;
+  /** 'ok', 'broken', 'unreachable' or 'unknown' (never checked). */
+  status: Generated<string>;
+  /** The final answer's HTTP status; null without one. */
+  code: number | null;
+  checked_at: string | null;
+  /** When the status last changed. */
+  since: string | null;
+  due_at: string;
+  /** While later than now, a node is checking the target; '' when none is. */
+  lease_until: Generated<string>;
+}
+
 export interface Database {
   users: UsersTable;
   settings: SettingsTable;
@@ -347,6 +367,7 @@ export interface Database {
   sessions: SessionsTable;
   api_keys: ApiKeysTable;
   account_activity: AccountActivityTable;
+  health_checks: HealthChecksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -108,11 +108,15 @@ export interface BrowserRig {
   newPage(width?: number, bypassCSP?: boolean): Promise<Page>;
 }
 
-/** For a browser test file's describe: Chromium, a server on its own address, a destination site and an account. */
-export function useBrowserRig(): BrowserRig {
+/** For a browser test file's describe: Chromium, a server on its own address (with `env`), a destination site and an account. */
+export function useBrowserRig(env: Record<string, string> = {}): BrowserRig {
   const rig = {} as BrowserRig;
   beforeAll(async () => {
-    [rig.server, rig.site, rig.browser] = await Promise.all([startBrowserServer({ RATE_LIMIT_MAX: '100000' }), startSite(), launchChromium()]);
+    [rig.server, rig.site, rig.browser] = await Promise.all([
+      startBrowserServer({ RATE_LIMIT_MAX: '100000', ...env }),
+      startSite(),
+      launchChromium(),
+    ]);
     rig.key = (await rig.server.user()).apiKey;
   });
   afterAll(async () => {

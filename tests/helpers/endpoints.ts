@@ -95,6 +95,7 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'DELETE', path: '/api/channel/:channelid/assign/:type/:itemid', params: { channelid: 'channel', type: 'itemType', itemid: 'item' } },
   ...crud('url', 'link', 'urls', linkBody, { ...linkBody, type: 'frame' }),
   { method: 'GET', path: '/api/url/:id', params: { id: 'link' } },
+  { method: 'POST', path: '/api/url/:id/check', params: { id: 'link' } },
   { method: 'POST', path: '/api/urls/bulk', params: {}, body: { urls: [linkBody, { url }] } },
   { method: 'GET', path: '/api/urls/export', params: {}, csv: true },
   { method: 'POST', path: '/api/urls/import', params: {} },

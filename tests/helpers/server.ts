@@ -63,6 +63,8 @@ export async function startServer(env: Record<string, string> = {}, listen: { po
     BASE_URL: `http://${TEST_HOST}`,
     LOG_LEVEL: 'silent',
     CLICK_FLUSH_MS: '50',
+    // No background link checks: the suite's links point at the internet (tests/link-health.test.ts runs its checker itself).
+    HEALTH_INTERVAL_S: '0',
     ...env,
   });
   const ctx = await createContext(config, listen.log ? pino({ level: config.LOG_LEVEL }, listen.log) : pino({ level: config.LOG_LEVEL })).catch(

@@ -4,6 +4,8 @@ import { forgetTargets } from '../../clicks/forget.js';
 import { shortUrl } from '../../lib/short-url.js';
 import { dateOnly } from '../../lib/time.js';
 import type { ItemSource } from '../channels/ports.js';
+import type { HealthSource } from '../health/access.js';
+import { destinationsOf } from './destinations.js';
 import { invalidateLinks } from './invalidate.js';
 import { linkNeighbours } from './ports.js';
 import * as refsRepo from './refs-repo.js';
@@ -103,4 +105,14 @@ export const linkItemSource: ItemSource = {
         },
       ]),
     ),
+};
+
+/** Links as the health checker's targets: plugged into health by src/compose.ts. */
+export const linkHealthSource: HealthSource = {
+  owns: repo.ownsLink,
+  idsAfter: repo.linkIdsAfter,
+  destinations: async (db, ids) =>
+    new Map((await repo.healthRows(db, ids)).map((row) => [Number(row.id), { urls: destinationsOf(row), enabled: Number(row.health_check) === 1 }])),
+  // A broken link with a fallback redirects elsewhere: its cached copies and resident entry must go.
+  changed: invalidateLinks,
 };

@@ -9,6 +9,7 @@ import { channelItemIds, forgetItem } from '../channels/access.js';
 import { domainAddressOf } from '../domains/access.js';
 import { dropLinkPixels, linkHasPixels } from '../pixels/service.js';
 import { forgetLinkTags } from '../tags/access.js';
+import { brokenNow, forgetHealth, idsWithStatus, type HealthView } from '../health/access.js';
 
 /** A link with the address parts of its branded domain (null on the default domain). */
 export type LinkWithDomain = LinkRow & { host: string | null; scheme: string | null; clicks: number };
@@ -32,6 +33,8 @@ export interface LinkFilter {
   domainId?: number;
   /** Subqueries of link ids (tags' taggedLinkIds): a link must be in each. */
   tagged?: RawBuilder<number>[];
+  /** The status the destination's last check found; `unknown` also covers links whose checks are off. */
+  health?: HealthView['status'];
 }
 
 /** Case-insensitive search in alias, long URL, title and meta title; LIKE wildcards in the term are literal. */
@@ -44,6 +47,12 @@ function search(eb: ExpressionBuilder<Database, 'links'>, q: string | undefined)
   return eb.or([like('links.alias'), like('links.long_url'), like('links.title'), like('links.meta_title')]);
 }
 
+function healthIs(eb: ExpressionBuilder<Database, 'links'>, status: HealthView['status']): Expression<SqlBool> {
+  if (status !== 'unknown') return eb.and([eb('links.health_check', '=', 1), eb('links.id', 'in', idsWithStatus('link', status))]);
+  const known = eb.or(['ok', 'broken', 'unreachable'].map((s) => eb('links.id', 'in', idsWithStatus('link', s))));
+  return eb.or([eb('links.health_check', '=', 0), eb.not(known)]);
+}
+
 function matches(filter: LinkFilter) {
   return (eb: ExpressionBuilder<Database, 'links'>) => {
     const conditions: Expression<SqlBool>[] = [search(eb, filter.q)];
@@ -51,6 +60,7 @@ function matches(filter: LinkFilter) {
     if (filter.domainId !== undefined) conditions.push(eb('links.domain_id', '=', filter.domainId));
     if (filter.channelId !== undefined) conditions.push(eb('links.id', 'in', channelItemIds(filter.channelId, 'links')));
     for (const ids of filter.tagged ?? []) conditions.push(eb('links.id', 'in', ids));
+    if (filter.health) conditions.push(healthIs(eb, filter.health));
     return eb.and(conditions);
   };
 }
@@ -147,6 +157,7 @@ export async function deleteLink(db: Db, userId: number, id: number): Promise<vo
     await forgetItem(trx, 'links', id);
     await dropLinkPixels(trx, id);
     await forgetLinkTags(trx, id);
+    await forgetHealth(trx, 'link', [id]);
     await trx.deleteFrom('links').where('id', '=', id).execute();
     await forgetTargets(trx, 'link', [id], userId);
   });
@@ -193,6 +204,18 @@ export function linkIdsOf(userId: number, among?: RawBuilder<number>): RawBuilde
 /** The account's links of one campaign as a subquery. */
 export function campaignLinkIds(userId: number, campaignId: number): RawBuilder<number> {
   return sql<number>`(select id from links where user_id = ${userId} and campaign_id = ${campaignId})`;
+}
+
+/** Link ids after `afterId`, ascending: how the health checker learns of new links. */
+export async function linkIdsAfter(db: Db, afterId: number, limit: number): Promise<number[]> {
+  const rows = await db.selectFrom('links').select('id').where('id', '>', afterId).orderBy('id').limit(limit).execute();
+  return rows.map((row) => Number(row.id));
+}
+
+/** What the health checker visits of each link (links/destinations.ts makes the list). */
+export function healthRows(db: Db, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('links').select(['id', 'long_url', 'health_check']).where('id', 'in', ids).execute();
 }
 
 /** True while the link at `idColumn` exists and is the account's, for another owner's query. */
@@ -248,8 +271,21 @@ const PUBLIC_LINK_COLUMNS = [
   'meta_image',
 ] as const;
 
+/**
+ * The link's fallback while its destination is found broken, else '': a link without a fallback (nearly all)
+ * skips the health lookup, as CASE stops at its first match.
+ */
+const activeFallback = sql<string>`case when links.fallback_url = '' or links.health_check = 0 then ''
+  when ${brokenNow('link', 'links.id')} then links.fallback_url else '' end`.as('fallback');
+
 export const publicLinkQuery = (db: Db, domainId: number, alias: string) =>
-  db.selectFrom('links').select(PUBLIC_LINK_COLUMNS).select(linkHasPixels).where('domain_id', '=', domainId).where('alias', '=', alias);
+  db
+    .selectFrom('links')
+    .select(PUBLIC_LINK_COLUMNS)
+    .select(linkHasPixels)
+    .select(activeFallback)
+    .where('domain_id', '=', domainId)
+    .where('alias', '=', alias);
 
 /**
  * The redirect's resident index fills from this (redirect/resolve/link-index.ts): the next `limit` links
@@ -261,6 +297,7 @@ export const indexableLinksQuery = (db: Db, afterId: number, limit: number) =>
     .selectFrom('links')
     .select(PUBLIC_LINK_COLUMNS)
     .select(linkHasPixels)
+    .select(activeFallback)
     .select(domainAddressOf('links.domain_id')[0])
     .where('id', '>', afterId)
     .where('type', '=', sql.lit('direct'))

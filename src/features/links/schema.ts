@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Id, listResponse } from '../../http/envelopes.js';
 import { PageQuery } from '../../lib/pagination.js';
 import { MAX_TAGS, TagsField } from '../tags/access.js';
+import { Health } from '../health/access.js';
 
 export const MAX_TARGETS = 50;
 const Url = (description: string) => Type.String({ description });
@@ -53,6 +54,16 @@ export const LinkBody = Type.Object({
   campaign: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'Id of one of your campaigns; null or 0 removes it (update)' })),
   channel: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'Id of one of your channels the link is added to' })),
   tags: Type.Optional(TagsField),
+  healthcheck: Type.Optional(
+    Type.Boolean({
+      description: "Extension: false stops the background checks of the link's destination (its health reads `unknown`); default true",
+    }),
+  ),
+  fallbackurl: Type.Optional(
+    Type.String({
+      description: 'Extension: http(s) URL where visitors go while the destination is found `broken` (not while `unreachable`); "" = none',
+    }),
+  ),
 });
 export type LinkInput = Static<typeof LinkBody>;
 
@@ -75,6 +86,11 @@ export const LinkListQuery = Type.Object({
       description: 'Extension: only the links carrying this tag (any case); repeat `tag` for links carrying all of them',
     }),
   ),
+  health: Type.Optional(
+    Type.Union([Type.Literal('ok'), Type.Literal('broken'), Type.Literal('unreachable'), Type.Literal('unknown')], {
+      description: "Extension: only the links whose destination's last check found this (`unknown`: never checked, or checks off)",
+    }),
+  ),
 });
 
 export const LinkDetailQuery = Type.Object({
@@ -92,6 +108,7 @@ export const LinkEntry = Type.Object({
   description: Type.String(),
   date: Type.String({ description: 'Creation timestamp `YYYY-MM-DD HH:MM:SS` (UTC)' }),
   tags: Type.Array(Type.String(), { description: "Extension: the link's tags, by name; [] when none" }),
+  health: Health,
 });
 export const LinkList = listResponse('urls', LinkEntry);
 
@@ -131,6 +148,8 @@ const AddFields = Type.Object({
   campaign: Type.Union([Type.Integer(), Type.Null()], { description: "Extension: the link's campaign id, or null" }),
   channel: Type.Union([Type.Integer(), Type.Null()], { description: 'Extension: the first channel the link was added to, or null' }),
   tags: Type.Array(Type.String(), { description: "Extension: the link's tags, by name; [] when none" }),
+  healthcheck: Type.Boolean({ description: "Extension: whether the link's destination is checked in the background" }),
+  fallbackurl: Type.String({ description: 'Extension: where visitors go while the destination is broken; "" = none' }),
 });
 
 export const LinkDetail = Type.Object({
@@ -145,6 +164,7 @@ export const LinkDetail = Type.Object({
     device: Type.Record(Type.String(), Type.String(), { description: 'Lower-case device name → target URL' }),
     expiry: Type.Union([Type.String(), Type.Null()]),
     date: Type.String(),
+    health: Health,
     ...AddFields.properties,
   }),
   data: LinkStats,

@@ -8,6 +8,7 @@ import { rangeTotals } from '../stats/series-service.js';
 import { firstChannelOf, ownsChannel } from '../channels/access.js';
 import { pixelIdsOfLink } from '../pixels/service.js';
 import { taggedLinkIds, tagList, tagsOfLinks } from '../tags/access.js';
+import { healthOf } from '../health/access.js';
 import { invalidateLinksAround } from './invalidate.js';
 import { linkNeighbours } from './ports.js';
 import * as repo from './repo.js';
@@ -24,6 +25,7 @@ export async function listFilter(ctx: AppContext, userId: number, query: ListQue
       (query.tag ?? []).filter((tag) => tag.trim()),
       'tag',
     ).map((tag) => taggedLinkIds(userId, tag)),
+    health: query.health,
   };
   if (query.campaign !== undefined) {
     if (!(await linkNeighbours().ownsCampaign(ctx.db, userId, query.campaign))) throw fail('not_found', 'Campaign');
@@ -46,14 +48,12 @@ export async function listLinks(ctx: AppContext, userId: number, query: ListQuer
   const order = query.order?.trim().toLowerCase() === 'click' ? 'click' : 'date';
   const filter = await listFilter(ctx, userId, query);
   const [total, rows] = await Promise.all([repo.countLinks(ctx.db, userId, filter), repo.listLinks(ctx.db, userId, page, order, filter)]);
-  const tags = await tagsOfLinks(
-    ctx.db,
-    rows.map((row) => row.id),
-  );
+  const ids = rows.map((row) => row.id);
+  const [tags, health] = await Promise.all([tagsOfLinks(ctx.db, ids), healthOf(ctx.db, 'link', ids)]);
   return listData(
     page,
     total,
-    rows.map((row) => toEntry(ctx.config, row, tags.get(row.id))),
+    rows.map((row) => toEntry(ctx.config, row, tags.get(row.id), health.get(row.id))),
   );
 }
 
@@ -66,14 +66,15 @@ async function ownLink(ctx: AppContext, userId: number, id: number) {
 /** With `from`/`to`, clicks and unique clicks count that range; the label maps are all-time totals only. */
 export async function getLink(ctx: AppContext, userId: number, id: number, range: { from?: string; to?: string } = {}) {
   const link = await ownLink(ctx, userId, id);
-  const [stats, totals, pixels, channel, tags] = await Promise.all([
+  const [stats, totals, pixels, channel, tags, health] = await Promise.all([
     readStats(ctx, 'link', id, SOCIAL_KEYS),
     rangeTotals(ctx, 'link', id, range),
     pixelIdsOfLink(ctx.db, userId, id),
     firstChannelOf(ctx.db, userId, 'links', id),
     tagsOfLinks(ctx.db, [id]),
+    healthOf(ctx.db, 'link', [id]),
   ]);
-  return toDetail(ctx.config, link, { pixels, channel, tags: tags.get(id) ?? [] }, { ...stats, ...totals });
+  return toDetail(ctx.config, link, { pixels, channel, tags: tags.get(id) ?? [], health: health.get(id) }, { ...stats, ...totals });
 }
 
 export { createLink as addLink } from './write/pipeline.js';

@@ -3,6 +3,7 @@ import type { LinkRow } from '../../db/types.js';
 import { shortUrl, type DomainRef } from '../../lib/short-url.js';
 import type { Stats } from '../stats/service.js';
 import type { LinkWithDomain } from './repo.js';
+import { UNKNOWN, type HealthView } from '../health/access.js';
 
 /** Social networks the detail always reports, 0 when nobody came from them. */
 // `google` stays listed for clients written against the spec's original answers; it is a search engine now, so it stays 0.
@@ -20,7 +21,12 @@ export function shownText(link: Pick<LinkRow, 'title' | 'description' | 'meta_ti
   return { title: link.title || link.meta_title, description: link.description || link.meta_description };
 }
 
-export function toEntry(config: Config, link: LinkWithDomain, tags: string[] = []) {
+/** A link whose checks are off shows no stale finding. */
+export function shownHealth(link: Pick<LinkRow, 'health_check'>, health: HealthView | undefined): HealthView {
+  return Number(link.health_check) === 1 && health ? health : UNKNOWN;
+}
+
+export function toEntry(config: Config, link: LinkWithDomain, tags: string[] = [], health?: HealthView) {
   return {
     id: link.id,
     alias: link.alias,
@@ -30,6 +36,7 @@ export function toEntry(config: Config, link: LinkWithDomain, tags: string[] = [
     ...shownText(link),
     date: link.created_at,
     tags,
+    health: shownHealth(link, health),
   };
 }
 
@@ -64,6 +71,7 @@ export interface LinkRefIds {
   pixels: number[];
   channel: number | null;
   tags: string[];
+  health?: HealthView;
 }
 
 /** The link's fields as `url/add` takes them (extension), so an edit form sends them back unchanged. */
@@ -85,6 +93,8 @@ function addFields(link: LinkWithDomain, refs: LinkRefIds) {
     campaign: link.campaign_id,
     channel: refs.channel,
     tags: refs.tags,
+    healthcheck: Number(link.health_check) === 1,
+    fallbackurl: link.fallback_url,
   };
 }
 
@@ -100,6 +110,7 @@ export function toDetail(config: Config, link: LinkWithDomain, refs: LinkRefIds,
       device: targetMap(link.device_targets, 'device'),
       expiry: link.expiry,
       date: link.created_at,
+      health: shownHealth(link, refs.health),
       ...addFields(link, refs),
     },
     data: stats,

@@ -4,6 +4,7 @@ import { sql, type Expression, type Insertable, type RawBuilder, type SqlBool, t
 import type { Page } from '../../lib/pagination.js';
 import { forgetTargets } from '../../clicks/forget.js';
 import { clickCount } from '../../clicks/store.js';
+import { forgetHealth } from '../health/access.js';
 import { forgetItem } from '../channels/access.js';
 
 /** List and detail columns: never the logo, which may be a data URI of hundreds of kilobytes. */
@@ -52,7 +53,7 @@ export function findQrDetail(db: Db, userId: number, id: number): Promise<QrWith
 export function findQrForUpdate(db: Db, userId: number, id: number) {
   return db
     .selectFrom('qr_codes')
-    .select(['id', 'slug', 'type', 'foreground', 'background'])
+    .select(['id', 'slug', 'type', 'data', 'foreground', 'background'])
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .executeTakeFirst();
@@ -87,6 +88,7 @@ export function deleteQr(db: Db, userId: number, id: number): Promise<string | u
     if (!deleted) return undefined;
     await forgetItem(trx, 'qr', id);
     await forgetTargets(trx, 'qr', [id], userId);
+    await forgetHealth(trx, 'qr', [id]);
     return deleted.slug;
   });
 }
@@ -118,4 +120,16 @@ export function qrNames(db: Db, ids: number[], userId?: number) {
 /** Ids of the account's QR codes, for forgetting their scans with the account. */
 export async function qrIdsOfUser(db: Db, userId: number): Promise<number[]> {
   return (await db.selectFrom('qr_codes').select('id').where('user_id', '=', userId).execute()).map((row) => Number(row.id));
+}
+
+/** Link code ids after `afterId`, ascending: how the health checker learns of new link codes. */
+export async function linkCodeIdsAfter(db: Db, afterId: number, limit: number): Promise<number[]> {
+  const rows = await db.selectFrom('qr_codes').select('id').where('type', '=', 'link').where('id', '>', afterId).orderBy('id').limit(limit).execute();
+  return rows.map((row) => Number(row.id));
+}
+
+/** The content of those of the codes that are link codes, for the health checker. */
+export function linkCodeContents(db: Db, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('qr_codes').select(['id', 'data']).where('type', '=', 'link').where('id', 'in', ids).execute();
 }

@@ -1,3 +1,4 @@
+import { Health } from '../health/access.js';
 import { Type } from 'typebox';
 import { listResponse } from '../../http/envelopes.js';
 import { QR_TYPES } from './content.js';
@@ -30,7 +31,11 @@ const QrContentFields = {
 
 export const QrDetailResponse = Type.Object({
   error: Type.Literal(0),
-  details: Type.Object({ ...QrEntrySchema.properties, ...QrContentFields }),
+  details: Type.Object({
+    ...QrEntrySchema.properties,
+    ...QrContentFields,
+    health: Type.Optional({ ...Health, description: "Extension, link codes only: the health of the code's URL, checked in the background" }),
+  }),
   data: Type.Object({
     clicks: Type.Integer(),
     uniqueClicks: Type.Integer(),

@@ -1,3 +1,4 @@
+import { destinationsChanged, healthOf } from '../health/access.js';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import { invalidateQr } from '../../cache/public-cache.js';
@@ -89,9 +90,9 @@ function contentFields(row: repo.QrWithContent) {
 export async function getQr(ctx: AppContext, userId: number, id: number) {
   const row = await repo.findQrDetail(ctx.db, userId, id);
   if (!row) throw fail('not_found', 'QR code');
-  const stats = await readStats(ctx, 'qr', id, QR_SOCIAL_KEYS);
+  const [stats, health] = await Promise.all([readStats(ctx, 'qr', id, QR_SOCIAL_KEYS), healthOf(ctx.db, 'qr', [id])]);
   return {
-    details: { ...toEntry(ctx, row), ...contentFields(row) },
+    details: { ...toEntry(ctx, row), ...contentFields(row), ...(row.type === 'link' ? { health: health.get(id) } : {}) },
     data: {
       clicks: stats.clicks,
       uniqueClicks: stats.uniqueClicks,
@@ -140,7 +141,10 @@ export async function updateQr(ctx: AppContext, userId: number, id: number, inpu
   const style = await readStyle(input, row);
   const name = checkName(input.name);
   const payload = checkedPayload(ctx, type, row.slug, content);
-  await repo.updateQr(ctx.db, userId, id, { data: JSON.stringify(content), payload, ...style, ...(name ? { name } : {}) });
+  const data = JSON.stringify(content);
+  await repo.updateQr(ctx.db, userId, id, { data, payload, ...style, ...(name ? { name } : {}) });
+  // A link code sent elsewhere: what its last check found no longer holds.
+  if (type === 'link' && data !== row.data) await destinationsChanged(ctx.db, 'qr', id);
   invalidateQr(ctx, row.slug);
 }
 

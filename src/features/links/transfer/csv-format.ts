@@ -34,14 +34,18 @@ export const EXPORT_COLUMNS = [
   'date',
   'clicks',
   'uniqueClicks',
+  'healthcheck',
+  'fallbackurl',
+  'health',
 ] as const;
 
-/** One link as a CSV record; passwords are stored hashed and never leave the service, so `password` is empty. Tags are joined with `|`, as Shlink's export does. */
+/** One link as a CSV record (`health` is the last check's status, informative: an import ignores it); passwords are stored hashed and never leave the service, so `password` is empty. Tags are joined with `|`, as Shlink's export does. */
 export function exportRecord(
   config: Config,
   link: ExportedLink,
   pixels: number[] = [],
   tags: string[] = [],
+  health = 'unknown',
 ): Record<(typeof EXPORT_COLUMNS)[number], string | number> {
   const domain = domainOf(link);
   return {
@@ -69,6 +73,9 @@ export function exportRecord(
     date: link.created_at,
     clicks: Number(link.clicks),
     uniqueClicks: Number(link.uniques),
+    healthcheck: Number(link.health_check) === 1 ? 1 : 0,
+    fallbackurl: link.fallback_url,
+    health,
   };
 }
 
@@ -145,6 +152,8 @@ export function ownRow(record: CsvRecord, defaultDomain?: string): ImportRow {
     pixels: json(record, 'pixels', 'pixels'),
     campaign: campaign ? (/^\d{1,9}$/.test(campaign) ? Number(campaign) : campaign) : undefined,
     tags: tagsCell(record.tags),
+    healthcheck: present(record.healthcheck) === undefined ? undefined : isYes(record.healthcheck),
+    fallbackurl: present(record.fallbackurl),
   };
   return { input, createdAt: timestampOf(record.date, 'date'), locked: isYes(record.protected) && !password };
 }

@@ -3,6 +3,8 @@ import type { AppContext } from '../../../context.js';
 import { csvWriter } from '../../../lib/csv-cells.js';
 import { linkPixelIds } from '../../pixels/service.js';
 import { tagsOfLinks } from '../../tags/access.js';
+import { healthOf } from '../../health/access.js';
+import { shownHealth } from '../view.js';
 import { exportPage } from '../repo.js';
 import { EXPORT_COLUMNS, exportRecord } from './csv-format.js';
 
@@ -15,8 +17,9 @@ async function* linkRecords(ctx: AppContext, userId: number) {
     const page = await exportPage(ctx.db, userId, after, EXPORT_PAGE);
     if (page.length === 0) return;
     const ids = page.map((link) => link.id);
-    const [pixels, tags] = await Promise.all([linkPixelIds(ctx.db, ids), tagsOfLinks(ctx.db, ids)]);
-    for (const link of page) yield exportRecord(ctx.config, link, pixels.get(link.id), tags.get(link.id));
+    const [pixels, tags, health] = await Promise.all([linkPixelIds(ctx.db, ids), tagsOfLinks(ctx.db, ids), healthOf(ctx.db, 'link', ids)]);
+    for (const link of page)
+      yield exportRecord(ctx.config, link, pixels.get(link.id), tags.get(link.id), shownHealth(link, health.get(link.id)).status);
     if (page.length < EXPORT_PAGE) return;
     after = page[page.length - 1]!.id;
   }

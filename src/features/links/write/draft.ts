@@ -63,6 +63,8 @@ export async function draft(userId: number, item: NewItem, index: number, refs: 
     language_targets: columns.language_targets ?? '[]',
     parameters: columns.parameters ?? '[]',
     campaign_id: refs.campaignId ?? null,
+    health_check: columns.health_check ?? 1,
+    fallback_url: columns.fallback_url ?? '',
     created_at: item.createdAt ?? now,
     updated_at: now,
   };

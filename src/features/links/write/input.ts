@@ -76,6 +76,8 @@ export function linkColumns(input: LinkInput): LinkUpdate {
   if (input.devicetarget) columns.device_targets = targets(input.devicetarget, 'devicetarget', 'device');
   if (input.languagetarget) columns.language_targets = targets(input.languagetarget, 'languagetarget', 'language');
   if (input.parameters) columns.parameters = parameters(input.parameters);
+  if (input.healthcheck !== undefined) columns.health_check = input.healthcheck ? 1 : 0;
+  if (input.fallbackurl !== undefined) columns.fallback_url = optionalHttpUrl(input.fallbackurl, 'fallbackurl');
   return columns;
 }
 

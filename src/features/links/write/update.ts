@@ -8,6 +8,7 @@ import { addToChannel } from '../../channels/access.js';
 import { setLinkPixels } from '../../pixels/service.js';
 import { setLinkTags, tagList } from '../../tags/access.js';
 import { aliasTaken } from '../access.js';
+import { destinationsChanged } from '../../health/access.js';
 import { invalidateLinksAround } from '../invalidate.js';
 import { linkNeighbours } from '../ports.js';
 import * as repo from '../repo.js';
@@ -26,17 +27,20 @@ interface Attached {
   refs: LinkRefs;
   userId: number;
   tags?: string[];
+  /** The destination or its checks changed: the last check's finding (and a fallback it set off) no longer holds. */
+  recheck: boolean;
 }
 
 /** A link alone is one UPDATE, atomic by itself: a transaction would only add its BEGIN and COMMIT (and hold the connection). */
-function writeWithRefs(ctx: AppContext, { refs, userId, tags }: Attached, id: number, columns: LinkUpdate): Promise<void> {
+function writeWithRefs(ctx: AppContext, { refs, userId, tags, recheck }: Attached, id: number, columns: LinkUpdate): Promise<void> {
   const run = async (db: Db) => {
     await repo.updateLink(db, id, columns);
+    if (recheck) await destinationsChanged(db, 'link', id);
     if (refs.pixels) await setLinkPixels(db, id, refs.pixels);
     if (tags) await setLinkTags(db, userId, id, tags);
     if (refs.channelId) await addToChannel(db, refs.channelId, 'links', id);
   };
-  return refs.pixels || tags || refs.channelId ? ctx.db.transaction().execute(run) : run(ctx.db);
+  return refs.pixels || tags || refs.channelId || recheck ? ctx.db.transaction().execute(run) : run(ctx.db);
 }
 
 /** The detail names an overlay link's type `overlay-{id}`: sent back unchanged it is kept, though update sets no overlay. */
@@ -63,7 +67,8 @@ export async function updateLink(ctx: AppContext, userId: number, id: number, se
   if (password !== undefined) columns.password_hash = password;
   if (refs.campaignId !== undefined) columns.campaign_id = refs.campaignId;
   try {
-    await invalidateLinksAround(ctx, [id], () => writeWithRefs(ctx, { refs, userId, tags }, id, columns));
+    const recheck = columns.long_url !== link.long_url || (columns.health_check !== undefined && columns.health_check !== Number(link.health_check));
+    await invalidateLinksAround(ctx, [id], () => writeWithRefs(ctx, { refs, userId, tags, recheck }, id, columns));
   } catch (error) {
     if (isUniqueViolation(error)) throw fail('alias_taken');
     throw error;

@@ -114,6 +114,8 @@ export function compileLink(deps: CompileDeps, row: PublicLinkRow, domain: Domai
 }
 
 function fromRow(deps: CompileDeps, row: PublicLinkRow, domain: DomainRef | null): CompiledLink | null {
+  // A destination found broken sends visitors to the link's fallback, as it is (the parameters are the destination's).
+  const fallback = row.fallback ? httpHref(row.fallback) : null;
   const long = httpHref(row.long_url);
   if (!long) return null;
   const suffix = parameterSuffix(row.parameters);
@@ -127,7 +129,7 @@ function fromRow(deps: CompileDeps, row: PublicLinkRow, domain: DomainRef | null
     row.alias,
     url,
     type,
-    withParameters(long, suffix),
+    fallback ?? withParameters(long, suffix),
     expiresAt,
     row.password_hash || null,
     compileTargets(row, suffix),

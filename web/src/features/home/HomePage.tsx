@@ -4,6 +4,7 @@ import { getData } from '../../lib/api.js';
 import type { LatestVisitsBody, SeriesPoint } from '../../lib/types.js';
 import { ErrorNote, formatNumber, Loading, PageTitle, plural } from '../../lib/ui.js';
 import { linkKeys, listLinks } from '../links/api.js';
+import { HealthBadge } from '../links/HealthBadge.js';
 import { LIVE } from '../stats/live.js';
 import { SeriesSection } from '../stats/SeriesSection.js';
 import { VisitsTable } from '../stats/VisitsTable.js';
@@ -50,8 +51,42 @@ export default function HomePage() {
           </ol>
         )}
       </section>
+      <BrokenLinks />
       <LatestVisits />
     </>
+  );
+}
+
+const BROKEN = { page: 1, limit: 5, order: 'date', q: '', health: 'broken' } as const;
+
+/** Links whose destination the last check found broken: the five newest, and the way to all of them. */
+function BrokenLinks() {
+  const broken = useQuery({ queryKey: linkKeys.list(BROKEN), queryFn: () => listLinks(BROKEN), ...LIVE });
+  return (
+    <section className="panel" aria-labelledby="broken-h">
+      <h2 id="broken-h">Broken links</h2>
+      <ErrorNote error={broken.error} />
+      {broken.isPending && <Loading />}
+      {broken.data?.urls.length === 0 && <p className="muted">No broken links: every destination checked so far answers.</p>}
+      {broken.data && broken.data.urls.length > 0 && (
+        <>
+          <ul className="top-links">
+            {broken.data.urls.map((link) => (
+              <li key={link.id}>
+                <Link href={`/links/${link.id}`}>{link.title || shown(link.shorturl)}</Link>
+                <span className="url muted small">{link.longurl}</span>
+                <HealthBadge health={link.health} />
+              </li>
+            ))}
+          </ul>
+          <p>
+            <Link href="/links?health=broken">
+              Show all {formatNumber(broken.data.result)} broken {plural(broken.data.result, 'link')}
+            </Link>
+          </p>
+        </>
+      )}
+    </section>
   );
 }
 

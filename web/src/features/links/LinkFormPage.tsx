@@ -8,7 +8,16 @@ import { EMPTY_FORM, formOfLink, withScheme, type FieldName, type LinkForm } fro
 import { ErrorsContext, FormField } from './FormField.js';
 import { LinkCreated } from './LinkCreated.js';
 import { GroupingFields } from './LinkGrouping.js';
-import { AccessFields, ParameterFields, Section, SocialFields, TargetingFields, type SectionProps, type Setter } from './LinkSections.js';
+import {
+  AccessFields,
+  HealthFields,
+  ParameterFields,
+  Section,
+  SocialFields,
+  TargetingFields,
+  type SectionProps,
+  type Setter,
+} from './LinkSections.js';
 import { sectionSummaries, type SectionName } from './summaries.js';
 import { useLinkSave } from './useLinkSave.js';
 import './LinkForm.css';
@@ -138,6 +147,9 @@ function FoldedSections({ id, initial, form, set, choices, opened, saver }: Fold
       </Section>
       <Section name="access" title="Access" summary={summary.access} open={open('access')}>
         <AccessFields {...sectionProps} editing={id !== undefined} pastExpiry={saver.pastExpiry} confirming={saver.confirming} />
+      </Section>
+      <Section name="health" title="Health" summary={summary.health} open={open('health')}>
+        <HealthFields {...sectionProps} />
       </Section>
       <Section name="parameters" title="Parameters" summary={summary.parameters} open={open('parameters')}>
         <ParameterFields {...sectionProps} />

@@ -16,6 +16,7 @@ const EMPTY: Record<SectionName, string> = {
   parameters: 'Not set: UTM and other query parameters',
   social: 'Not set: title, description and image for social networks',
   grouping: 'Not set: description, campaign, channel, pixels, redirect type',
+  health: 'Checked every few hours; no fallback address',
 };
 
 export type Setter = <K extends FieldName>(name: K, value: LinkForm[K]) => void;
@@ -168,5 +169,20 @@ export function SocialFields({ form, set }: SectionProps) {
       </div>
       <SocialPreview url={form.url} title={form.metatitle || form.title} description={form.metadescription} image={form.metaimage} />
     </div>
+  );
+}
+
+/** Whether the destination is checked, and where visitors go while it is found broken. */
+export function HealthFields({ form, set }: SectionProps) {
+  return (
+    <>
+      <label className="check">
+        <input type="checkbox" checked={form.healthcheck} onChange={(e) => set('healthcheck', e.target.checked)} /> Check that the destination still
+        answers
+      </label>
+      <FormField id="fallbackurl" label="Fallback address" hint="Where visitors go while the destination is broken. Empty: none.">
+        <input id="fallbackurl" type="url" inputMode="url" value={form.fallbackurl} onChange={(e) => set('fallbackurl', e.target.value)} />
+      </FormField>
+    </>
   );
 }

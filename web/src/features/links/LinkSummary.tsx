@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
+import { HealthRow } from './HealthRow.js';
 import { CopyButton } from '../../lib/CopyButton.js';
 import type { LinkDetailBody } from '../../lib/types.js';
 import { formatDateTime, formatNumber, plural } from '../../lib/ui.js';
@@ -62,6 +63,9 @@ export function LinkSummary({ details, totals }: { details: Details; totals: { c
           <a href={details.longurl} rel="noreferrer">
             {details.longurl}
           </a>
+        </Row>
+        <Row label="Health">
+          <HealthRow details={details} />
         </Row>
         {details.description && <Row label="Description">{details.description}</Row>}
         <Row label="Redirect type">{typeLabel(details.type, choices)}</Row>

@@ -5,6 +5,7 @@ import { EmptyState } from '../../lib/EmptyState.js';
 import { ErrorNote, formatNumber, Loading, PageTitle, Pagination } from '../../lib/ui.js';
 import { CHOICES_KEY, linkChoices, linkKeys, listLinks } from './api.js';
 import { BulkActions } from './BulkActions.js';
+import { HEALTH_CHOICES } from './HealthBadge.js';
 import { LinkFilters } from './LinkFilters.js';
 import { TagFilters } from './LinkTags.js';
 import { LinksTable } from './LinksTable.js';
@@ -43,7 +44,7 @@ export default function LinksPage() {
       else next.delete(id);
     setSelected(next);
   };
-  const filtered = FILTERS.some((name) => query[name]) || (query.tag ?? []).length > 0;
+  const filtered = FILTERS.some((name) => query[name]) || (query.tag ?? []).length > 0 || Boolean(query.health);
   return (
     <>
       <PageTitle title="Links">
@@ -64,8 +65,19 @@ export default function LinksPage() {
           </select>
         </div>
         <LinkFilters query={query} choices={choices.data} onChange={update} />
+        <div className="field">
+          <label htmlFor="filter-health">Health</label>
+          <select id="filter-health" value={query.health ?? ''} onChange={(e) => update({ health: e.target.value })}>
+            <option value="">Any health</option>
+            {HEALTH_CHOICES.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+        </div>
         {filtered && (
-          <button type="button" className="secondary clear" onClick={() => update({ campaign: '', channel: '', domain: '', tag: [] })}>
+          <button type="button" className="secondary clear" onClick={() => update({ campaign: '', channel: '', domain: '', tag: [], health: '' })}>
             Clear filters
           </button>
         )}
@@ -98,7 +110,7 @@ export default function LinksPage() {
                   label: 'Clear search and filters',
                   onClick: () => {
                     setText('');
-                    update({ q: '', campaign: '', channel: '', domain: '' });
+                    update({ q: '', campaign: '', channel: '', domain: '', health: '' });
                   },
                 }}
               >

@@ -6,6 +6,7 @@ import { CopyButton } from '../../lib/CopyButton.js';
 import type { LinkEntry } from '../../lib/types.js';
 import { ErrorNote, formatDate, formatNumber } from '../../lib/ui.js';
 import { deleteLink, linkKeys } from './api.js';
+import { HealthBadge } from './HealthBadge.js';
 import { RowTags } from './LinkTags.js';
 import { Sparkline, SPARK_DAYS, useSparklines } from './Sparkline.js';
 
@@ -85,6 +86,9 @@ export function LinksTable({ links, selected, onSelect }: Props) {
                 </td>
                 <td className="url" title={link.longurl}>
                   {link.longurl}
+                  <div>
+                    <HealthBadge health={link.health} />
+                  </div>
                 </td>
                 <td className="num">{formatNumber(link.clicks)}</td>
                 <td className="spark-cell">

@@ -27,6 +27,8 @@ export interface LinkQuery {
   domain?: string;
   /** Tags a link must all carry; [] or absent for any. */
   tag?: string[];
+  /** What the destination's last check found (`broken`…); "" or absent for any. */
+  health?: string;
 }
 
 export const linkKeys = {

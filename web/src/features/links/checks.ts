@@ -52,6 +52,7 @@ export function checkForm(form: LinkForm, changed: ReadonlySet<FieldName> | null
     errors.custom = 'Aliases are 3 to 64 letters, digits, dashes (-) or underscores (_).';
   if (judged('metaimage') && form.metaimage.trim() && !isWebAddress(form.metaimage))
     errors.metaimage = 'Enter the https address of a jpg or png image.';
+  if (judged('fallbackurl') && form.fallbackurl.trim() && !isWebAddress(form.fallbackurl)) errors.fallbackurl = WEB_ADDRESS;
   for (const list of LISTS) if (judged(list.field)) rowErrors(form[list.field], list.prefix, list.key, errors);
   if (judged('parameters'))
     form.parameters.forEach((row, i) => {

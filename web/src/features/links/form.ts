@@ -26,6 +26,9 @@ export interface LinkForm {
   channel: string;
   campaign: string;
   tags: string[];
+  /** Whether the destination is checked in the background; where visitors go while it is broken ("" for none). */
+  healthcheck: boolean;
+  fallbackurl: string;
 }
 
 export type FieldName = keyof LinkForm;
@@ -52,6 +55,8 @@ export const EMPTY_FORM: LinkForm = {
   channel: '',
   campaign: '',
   tags: [],
+  healthcheck: true,
+  fallbackurl: '',
 };
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -99,6 +104,8 @@ export function formOfLink(body: LinkDetailBody): LinkForm {
     campaign: details.campaign ? String(details.campaign) : '',
     channel: details.channel ? String(details.channel) : '',
     tags: details.tags,
+    healthcheck: details.healthcheck,
+    fallbackurl: details.fallbackurl,
   };
 }
 
@@ -131,6 +138,8 @@ export function linkBody(form: LinkForm, changed: ReadonlySet<FieldName> | null)
   if (send('campaign') && (changed || form.campaign)) body.campaign = form.campaign ? Number(form.campaign) : null;
   if (send('channel') && form.channel) body.channel = Number(form.channel);
   if (send('tags') && (changed || form.tags.length)) body.tags = form.tags;
+  if (send('healthcheck') && (changed || !form.healthcheck)) body.healthcheck = form.healthcheck;
+  if (send('fallbackurl') && (changed || form.fallbackurl.trim())) body.fallbackurl = form.fallbackurl.trim();
   return body;
 }
 
@@ -153,6 +162,7 @@ export function tidy(form: LinkForm): LinkForm {
     ...form,
     url: withScheme(form.url),
     metaimage: withScheme(form.metaimage),
+    fallbackurl: withScheme(form.fallbackurl),
     geotarget: rowsOf(form.geotarget, true),
     devicetarget: rowsOf(form.devicetarget, true),
     languagetarget: rowsOf(form.languagetarget, true),

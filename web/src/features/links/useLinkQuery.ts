@@ -16,6 +16,7 @@ function fromParams(params: URLSearchParams): LinkQuery {
     channel: params.get('channel') ?? '',
     domain: params.get('domain') ?? '',
     tag: params.getAll('tag'),
+    health: params.get('health') ?? '',
   };
 }
 
@@ -26,6 +27,7 @@ function toParams(query: LinkQuery): URLSearchParams {
   if (query.order !== 'date') params.set('order', query.order);
   for (const name of FILTERS) if (query[name]) params.set(name, query[name]!);
   for (const tag of query.tag ?? []) params.append('tag', tag);
+  if (query.health) params.set('health', query.health);
   if (query.page > 1) params.set('page', String(query.page));
   return params;
 }

@@ -1,0 +1,124 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import type { TargetKind } from '../../db/types.js';
+
+/** The SQL of health_checks; only this feature names the table. */
+
+export interface HealthRow {
+  target_id: number;
+  status: string;
+  code: number | null;
+  checked_at: string | null;
+  since: string | null;
+}
+
+export async function healthRows(db: Db, kind: TargetKind, ids: number[]): Promise<HealthRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('health_checks')
+    .select(['target_id', 'status', 'code', 'checked_at', 'since'])
+    .where('target_kind', '=', kind)
+    .where('target_id', 'in', ids)
+    .execute();
+}
+
+/** The newest target id the checker knows of: later ones are new. */
+export async function newestWatched(db: Db, kind: TargetKind): Promise<number> {
+  const row = await db
+    .selectFrom('health_checks')
+    .select((eb) => eb.fn.max('target_id').as('id'))
+    .where('target_kind', '=', kind)
+    .executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
+
+/** Starts watching targets; a row another node inserted first stays as it is. */
+export async function watch(db: Db, kind: TargetKind, rows: Array<{ id: number; due: string }>): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('health_checks')
+    .values(rows.map((r) => ({ target_kind: kind, target_id: r.id, due_at: r.due })))
+    .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doNothing())
+    .execute();
+}
+
+export interface Claimed {
+  target_kind: TargetKind;
+  target_id: number;
+  status: string;
+}
+
+/**
+ * Leases up to `limit` due targets to this node until `leaseUntil`, in one statement: a row another node
+ * leased meanwhile fails the repeated `lease_until` test (PostgreSQL re-reads a row it waited for), so
+ * each due target goes to one node.
+ */
+export async function claimDue(db: Db, now: string, leaseUntil: string, limit: number): Promise<Claimed[]> {
+  const { rows } = await sql<Claimed>`update health_checks set lease_until = ${leaseUntil}
+    where lease_until <= ${now} and (target_kind, target_id) in (
+      select target_kind, target_id from health_checks where due_at <= ${now} and lease_until <= ${now} order by due_at limit ${limit})
+    returning target_kind, target_id, status`.execute(db);
+  return rows.map((r) => ({ ...r, target_id: Number(r.target_id) }));
+}
+
+export interface Checked {
+  status: string;
+  code: number | null;
+  checkedAt: string;
+  due: string;
+}
+
+/** Records a check and releases the lease; `since` moves only when the status changed. Answers the status before. */
+export async function record(db: Db, kind: TargetKind, id: number, checked: Checked): Promise<string | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const before = await trx
+      .selectFrom('health_checks')
+      .select('status')
+      .where('target_kind', '=', kind)
+      .where('target_id', '=', id)
+      .executeTakeFirst();
+    const values = { status: checked.status, code: checked.code, checked_at: checked.checkedAt, due_at: checked.due, lease_until: '' };
+    const since = before?.status === checked.status ? {} : { since: checked.checkedAt };
+    await trx
+      .insertInto('health_checks')
+      .values({ target_kind: kind, target_id: id, ...values, since: checked.checkedAt })
+      .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet({ ...values, ...since }))
+      .execute();
+    return before?.status;
+  });
+}
+
+/** Reschedules a target without checking it (its owner turned checks off); its health becomes unknown. */
+export async function park(db: Db, kind: TargetKind, id: number, due: string): Promise<void> {
+  await db
+    .updateTable('health_checks')
+    .set({ status: 'unknown', code: null, checked_at: null, since: null, due_at: due, lease_until: '' })
+    .where('target_kind', '=', kind)
+    .where('target_id', '=', id)
+    .execute();
+}
+
+/** Forgets what the last check found (the destination changed) and makes the target due at `due`. */
+export async function reset(db: Db, kind: TargetKind, id: number, due: string): Promise<void> {
+  await db
+    .updateTable('health_checks')
+    .set({ status: 'unknown', code: null, checked_at: null, since: null, due_at: due })
+    .where('target_kind', '=', kind)
+    .where('target_id', '=', id)
+    .execute();
+}
+
+export async function forget(db: Db, kind: TargetKind, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.deleteFrom('health_checks').where('target_kind', '=', kind).where('target_id', 'in', ids).execute();
+}
+
+/** Ids of the kind's targets last found with this status, as a subquery for the owner's lists. */
+export function idsWithStatus(kind: TargetKind, status: string): RawBuilder<number> {
+  return sql<number>`(select target_id from health_checks where target_kind = ${kind} and status = ${status})`;
+}
+
+/** True while the target at `idColumn` was last found broken: one indexed probe, for the owner's redirect row. */
+export function brokenNow(kind: TargetKind, idColumn: string): RawBuilder<boolean> {
+  return sql<boolean>`exists (select 1 from health_checks where target_kind = ${sql.lit(kind)} and target_id = ${sql.ref(idColumn)} and status = 'broken')`;
+}
