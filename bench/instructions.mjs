@@ -32,6 +32,7 @@ const env = {
   BASE_URL: 'http://bench.test',
   TRUST_PROXY: 'true',
   LOG_LEVEL: 'warn',
+  HEALTH_INTERVAL_S: '0', // nothing sent outside the machine (bench/lib/proc.mjs)
 };
 const server = spawn(
   'valgrind',

@@ -5,8 +5,12 @@ import { connect } from 'node:net';
 
 const TICKS_PER_SECOND = 100; // Linux USER_HZ
 
+/**
+ * The seeded links point at example.com and the like: the link health checker stays off (HEALTH_INTERVAL_S=0)
+ * unless a caller sets it, so a benchmark sends nothing outside the machine.
+ */
 export function start(command, args, env = {}) {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(command, args, { env: { HEALTH_INTERVAL_S: '0', ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   child.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   return child;
 }
