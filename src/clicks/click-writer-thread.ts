@@ -23,7 +23,10 @@ export type WriterRequest = { id: number; batch: VisitBatch };
 export type WriterReply = { id: number; error?: string };
 
 const data = workerData as WriterThreadData;
-const sqlite = openSqlite(data.path);
+// Half SQLite's default of 16 MB: at 1M links a batch's pages outnumber either size, and at 1k the tables
+// fit in either; the writer's CPU per visit measured the same (docs/performance.md#rss-at-1m).
+const WRITER_CACHE_KIB = 8_000;
+const sqlite = openSqlite(data.path, WRITER_CACHE_KIB);
 try {
   loadGeoDatabase(data.geoipMmdb || undefined, data.geo);
 } catch {
