@@ -12,9 +12,9 @@ const ENTRY = new URL(`./click-writer-thread.${SOURCE ? 'ts' : 'js'}`, import.me
 /** Node 20 applies no --import hooks to a worker's entry: under the sources, tsx is registered first. */
 function spawnThread(data: WriterThreadData): Worker {
   // A batch is at most CLICK_BATCH_MAX visits: a small old generation keeps the thread from growing the
-  // process by a heap of its own, and a young one of 16 MB (two 8 MB semi-spaces) holds most of a batch's
-  // garbage at half the resident memory of 32 (docs/performance.md#writer-young-generation, #rss-at-1m).
-  const resourceLimits = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 };
+  // process by a heap of its own, and a young one that holds a batch's garbage spares most scavenges
+  // (docs/performance.md#writer-young-generation).
+  const resourceLimits = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 32 };
   if (!SOURCE) return new Worker(ENTRY, { workerData: data, resourceLimits });
   const tsx = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(ENTRY.href)}); })`;
