@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite } from '../db/connect.js';
 import { sqliteClickWriter } from './batch-writers.js';
 import { clickAggregator } from './derive.js';
-import { loadGeoDatabase } from '../infra/geo.js';
+import { loadGeoDatabase, type SharedGeoDatabase } from '../infra/geo.js';
 import type { VisitBatch } from './visit-columns.js';
 
 /**
@@ -14,6 +14,8 @@ export interface WriterThreadData {
   path: string;
   secret: string;
   geoipMmdb?: string;
+  /** The main thread's loaded country database (shared memory), so the thread holds no copy of its own. */
+  geo?: SharedGeoDatabase;
   visitLog: boolean;
 }
 
@@ -21,9 +23,12 @@ export type WriterRequest = { id: number; batch: VisitBatch };
 export type WriterReply = { id: number; error?: string };
 
 const data = workerData as WriterThreadData;
-const sqlite = openSqlite(data.path);
+// Half SQLite's default of 16 MB: at 1M links a batch's pages outnumber either size, and at 1k the tables
+// fit in either; the writer's CPU per visit measured the same (docs/performance.md#rss-at-1m).
+const WRITER_CACHE_KIB = 8_000;
+const sqlite = openSqlite(data.path, WRITER_CACHE_KIB);
 try {
-  loadGeoDatabase(data.geoipMmdb || undefined);
+  loadGeoDatabase(data.geoipMmdb || undefined, data.geo);
 } catch {
   // countryOf answers null without a database; the main thread logs the load failure.
 }

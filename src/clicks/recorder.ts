@@ -5,7 +5,7 @@ import type { TargetKind } from '../db/types.js';
 import { kyselyBatchWriter, type BatchWriter } from './batch-writers.js';
 import { clickAggregator } from './derive.js';
 import { threadBatchWriter } from './click-writer-client.js';
-import { loadGeoDatabase } from '../infra/geo.js';
+import { loadGeoDatabase, sharedGeoDatabase } from '../infra/geo.js';
 import { HeldAnswers, type Send } from './journal/held-answers.js';
 import { ClickJournal, dropSegment } from './journal/segments.js';
 import { forgetJournal } from './journal/repo.js';
@@ -70,17 +70,18 @@ export class ClickRecorder {
 
   constructor(readonly options: ClickRecorderOptions) {
     this.maxPending = options.maxPending ?? Math.max(options.batchMax * 2, MAX_PENDING);
+    // Loaded before the writer thread starts, which is handed the same bytes.
+    try {
+      loadGeoDatabase(options.geoipMmdb || undefined);
+    } catch (error) {
+      options.log.error({ err: error }, 'country database could not be loaded; countries will be Unknown');
+    }
     this.writer = this.makeWriter(options);
     const root = options.journalDir;
     const id = root ? journalId() : '';
     this.journal = root ? new ClickJournal(`${root}/${id}`, id, options.log) : null;
     this.answers = new HeldAnswers(() => this.journalNow(), options.log);
     this.replay = this.journal ? replayAbandoned(root!, this.journal, this.recovery()) : Promise.resolve();
-    try {
-      loadGeoDatabase(options.geoipMmdb || undefined);
-    } catch (error) {
-      options.log.error({ err: error }, 'country database could not be loaded; countries will be Unknown');
-    }
     // Checked four times an interval: a batch sealed full between two checks still fills for flushMs, where
     // a fixed interval wrote its remainder as a small batch of its own (docs/performance.md#batch-age).
     this.timer = setInterval(
@@ -216,7 +217,8 @@ export class ClickRecorder {
 
   private makeWriter(options: ClickRecorderOptions): BatchWriter {
     const { db, sqlitePath, secret, geoipMmdb, log, visitLog = true } = options;
-    if (sqlitePath && sqlitePath !== ':memory:') return threadBatchWriter({ path: sqlitePath, secret, geoipMmdb, visitLog }, log);
+    if (sqlitePath && sqlitePath !== ':memory:')
+      return threadBatchWriter({ path: sqlitePath, secret, geoipMmdb, geo: sharedGeoDatabase(), visitLog }, log);
     return kyselyBatchWriter(db, clickAggregator(secret, { visitLog }));
   }
 }

@@ -27,8 +27,8 @@ export function connect(databaseUrl: string, log?: Logger): DbHandle {
   return connectSqlite(databaseUrl.slice('sqlite:'.length));
 }
 
-/** A better-sqlite3 connection with Redirectory's settings; every connection to the file uses them. */
-export function openSqlite(path: string): SQLite.Database {
+/** A better-sqlite3 connection with Redirectory's settings and a page cache of `cacheKib` KiB. */
+export function openSqlite(path: string, cacheKib: number): SQLite.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
   // WAL lets readers run beside the click writer; NORMAL sync is durable across process crashes.
@@ -36,11 +36,19 @@ export function openSqlite(path: string): SQLite.Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma(`cache_size = -${cacheKib}`);
   return sqlite;
 }
 
+/**
+ * The request thread's page cache (SQLite's default is 16 MB a connection). Its biggest reader is the
+ * resident link index's pass over every link, which reuses no page: at 1M links it filled the default
+ * cache with pages the index already holds (docs/performance.md#rss-at-1m).
+ */
+const MAIN_CACHE_KIB = 2_000;
+
 function connectSqlite(path: string): DbHandle {
-  const sqlite = openSqlite(path);
+  const sqlite = openSqlite(path, MAIN_CACHE_KIB);
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', sqlite, sqlitePath: path };
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { BlockList, isIP } from 'node:net';
 import { Reader, type Response } from 'mmdb-lib';
@@ -49,18 +49,49 @@ const byIp = new BoundedCache<string, Country | null>(50_000);
 let reader: Reader<Response> | null | undefined;
 let loadedFrom = '';
 
+/** A loaded database file's bytes in shared memory, handed to the click writer thread. */
+export interface SharedGeoDatabase {
+  file: string;
+  bytes: Uint8Array;
+}
+let shared: SharedGeoDatabase | undefined;
+
 /**
  * Loads the country database once per file: GEOIP_MMDB when given, else the file bundled in the npm
  * package. Called at startup (ClickRecorder) so the first request does not pay for reading ~8 MB.
  * Throws when the file cannot be read; lookups then answer null instead of failing requests.
  */
-export function loadGeoDatabase(path = process.env.GEOIP_MMDB): void {
+export function loadGeoDatabase(path = process.env.GEOIP_MMDB, from?: SharedGeoDatabase): void {
   const file = path || createRequire(import.meta.url).resolve(BUNDLED);
   if (reader && loadedFrom === file) return;
   reader = null;
   byIp.clear();
-  reader = new Reader<Response>(readFileSync(file));
+  shared = undefined;
+  const bytes = from?.file === file ? from.bytes : readShared(file);
+  reader = new Reader<Response>(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   loadedFrom = file;
+  shared = { file, bytes };
+}
+
+/** The loaded database, for loadGeoDatabase in another thread: both threads then read one copy. */
+export function sharedGeoDatabase(): SharedGeoDatabase | undefined {
+  return reader ? shared : undefined;
+}
+
+/** The file read straight into a SharedArrayBuffer (no second, transient copy of its ~8 MB). */
+function readShared(file: string): Uint8Array {
+  const fd = openSync(file, 'r');
+  try {
+    const bytes = new Uint8Array(new SharedArrayBuffer(fstatSync(fd).size));
+    for (let at = 0; at < bytes.length;) {
+      const read = readSync(fd, bytes, at, bytes.length - at, at);
+      if (read === 0) throw new Error(`${file} ended before its size`);
+      at += read;
+    }
+    return bytes;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Country of a client IP from the offline database; null for private, reserved, invalid or unknown addresses. */

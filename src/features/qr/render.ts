@@ -1,5 +1,6 @@
 import QRCode from 'qrcode';
-import sharp from 'sharp';
+import type { OverlayOptions } from 'sharp';
+import { loadSharp, type Sharp } from './sharp.js';
 import { escapeHtml } from '../../lib/html.js';
 import type { Logo, Rgb } from './style.js';
 
@@ -104,14 +105,15 @@ export async function renderPng(style: QrStyle, size: number): Promise<Buffer> {
       pixels[i + 2] = c.b;
     }
   }
+  const sharp = await loadSharp();
   const image = sharp(pixels, { raw: { width: size, height: size, channels: 3 } });
-  if (style.logo.kind === 'image') image.composite(await logoLayers(style.logo.data, bg, size, module * m.units));
+  if (style.logo.kind === 'image') image.composite(await logoLayers(sharp, style.logo.data, bg, size, module * m.units));
   // A low zlib level: a code is mostly flat colour, so it costs few bytes and saves most of the encoding time.
   return image.png({ compressionLevel: 3 }).toBuffer();
 }
 
 /** The logo is sized against the drawn symbol (`width`), which the quiet zone may leave smaller than the image. */
-async function logoLayers(data: Buffer, bg: Rgb, size: number, width: number): Promise<sharp.OverlayOptions[]> {
+async function logoLayers(sharp: Sharp, data: Buffer, bg: Rgb, size: number, width: number): Promise<OverlayOptions[]> {
   const box = logoBox(width);
   const side = Math.max(Math.round(box.logo), 1);
   const padSide = Math.max(Math.round(box.padSide), 1);

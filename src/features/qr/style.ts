@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp, type Sharp } from './sharp.js';
 import { fail } from '../../lib/errors.js';
 import { checkHttpUrl } from '../../lib/urls.js';
 import { LARGEST_LOGO } from './render.js';
@@ -76,6 +76,7 @@ export async function checkLogo(value: string | undefined): Promise<string | und
   if (data.length > MAX_LOGO_BYTES) throw fail('qr_logo_invalid', 'The logo image is larger than 256 KB.');
   const declared = m[1]!.toLowerCase() === 'png' ? 'png' : 'jpeg';
   // Only the header is read here, so no pixel limit: a too-large image gets the message that names the limit.
+  const sharp = await loadSharp();
   const meta = await sharp(data, { limitInputPixels: false })
     .metadata()
     .catch(() => null);
@@ -83,11 +84,11 @@ export async function checkLogo(value: string | undefined): Promise<string | und
   if (!meta.width || !meta.height || meta.width > MAX_LOGO_SIDE || meta.height > MAX_LOGO_SIDE) {
     throw fail('qr_logo_invalid', `The logo image must be at most ${MAX_LOGO_SIDE}×${MAX_LOGO_SIDE} pixels.`);
   }
-  const stored = Math.max(meta.width, meta.height) > LARGEST_LOGO ? await shrink(data, declared) : data;
+  const stored = Math.max(meta.width, meta.height) > LARGEST_LOGO ? await shrink(sharp, data, declared) : data;
   return `data:image/${declared};base64,${stored.toString('base64')}`;
 }
 
-function shrink(data: Buffer, format: 'png' | 'jpeg'): Promise<Buffer> {
+function shrink(sharp: Sharp, data: Buffer, format: 'png' | 'jpeg'): Promise<Buffer> {
   const image = sharp(data).resize(LARGEST_LOGO, LARGEST_LOGO, { fit: 'inside' });
   return (format === 'png' ? image.png() : image.jpeg({ quality: 90 })).toBuffer();
 }
