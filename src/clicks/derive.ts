@@ -8,7 +8,7 @@ import { visitLog, type VisitLog } from './visit-log.js';
 import { primaryLanguage } from '../lib/languages.js';
 
 /** Dimensions of label counts: referrers in click_stats, the others in click_summaries. */
-export const DIMENSIONS = ['country', 'referrer', 'browser', 'os', 'social', 'device', 'language'] as const;
+export const DIMENSIONS = ['country', 'referrer', 'browser', 'os', 'social', 'device', 'language', 'variant', 'variantu'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
 /** One target's share of a batch: its click count, label counts, clicks per hour and distinct visitor hashes. */
@@ -28,6 +28,8 @@ export interface TargetBatch {
   earlier: Map<number, number> | null;
   /** Visitor hash → the hour of its first visit in the batch, where it counts as unique if new. */
   visitors: Map<string, number>;
+  /** Visitor hash → the `variantu` label code of its first visit's split variant; null when no visit went to a split. */
+  variantOf: Map<string, number> | null;
   /** Batch indexes of its counted visits, in arrival order, for the visit log (empty when the log is off). */
   logged: number[];
 }
@@ -40,7 +42,7 @@ export interface Label {
 export const targetKey = (kind: TargetKind, id: number) => `${kind}:${id}`;
 
 /** Dimensions counted in the target's summary row; referrers (unbounded) get rows of their own. */
-export const SUMMARIZED = new Set<string>(['country', 'browser', 'os', 'social', 'device', 'language']);
+export const SUMMARIZED = new Set<string>(['country', 'browser', 'os', 'social', 'device', 'language', 'variant', 'variantu']);
 
 /** A label's key in a summary's `labels` object (dimension names hold no colon). */
 export const labelKey = (dimension: string, label: string) => `${dimension}:${label}`;
@@ -82,6 +84,7 @@ export function clickAggregator(secret: string, options: { visitLog: boolean } =
     const countries: number[] = [];
     const referrers: ReferrerCodes[] = [];
     const languages: number[] = [];
+    const variants: Array<VariantCodes | null> = [];
     const visits = options.visitLog ? visitLog(batch, table, agents, countries, referrers) : null;
     const visitors = new Map<number, string>();
     const targets = new Map<number, TargetBatch>();
@@ -90,6 +93,7 @@ export function clickAggregator(secret: string, options: { visitLog: boolean } =
       const ua = fields[i * FIELDS + 1]!;
       const referer = fields[i * FIELDS + 2]!;
       const accept = fields[i * FIELDS + 4]!;
+      const rule = fields[i * FIELDS + 3]!;
       const agent = agents[ua] === undefined ? (agents[ua] = parseAgent(table, strings[ua]!)) : agents[ua];
       if (agent === null) continue;
       const country = (countries[ip] ??= table.code('country', countryOf(normalizeIp(strings[ip]!))?.name ?? UNKNOWN));
@@ -102,7 +106,12 @@ export function clickAggregator(secret: string, options: { visitLog: boolean } =
       target.clicks += 1;
       if (visits) target.logged.push(i);
       const hour = hours[i]!;
-      if (!target.visitors.has(visitor)) target.visitors.set(visitor, hour);
+      const variant = variants[rule] === undefined ? (variants[rule] = parseVariant(table, strings[rule]!)) : variants[rule];
+      if (!target.visitors.has(visitor)) {
+        target.visitors.set(visitor, hour);
+        if (variant !== null) (target.variantOf ??= new Map()).set(visitor, variant.unique);
+      }
+      if (variant !== null) bump(target.counts, variant.clicks);
       if (hour === target.hour) target.hourClicks += 1;
       else addHour(target, hour);
       const { counts } = target;
@@ -163,6 +172,15 @@ function parseAgent(table: LabelTable, userAgent: string): AgentCodes {
   return { browser: table.code('browser', agent.browser), os: table.code('os', agent.os), device, deviceCode: table.code('device', device) };
 }
 
+/** Label codes of a split variant's clicks and unique clicks, from the rule a visit was served by (`split:2`, `rule:0/split:3`). */
+type VariantCodes = { clicks: number; unique: number };
+const SPLIT_RULE = /(?:^|\/)split:(\d{1,3})$/;
+
+function parseVariant(table: LabelTable, rule: string): VariantCodes | null {
+  const n = SPLIT_RULE.exec(rule)?.[1];
+  return n === undefined ? null : { clicks: table.code('variant', n), unique: table.code('variantu', n) };
+}
+
 function parseReferrer(table: LabelTable, referer: string): ReferrerCodes {
   const { host, social } = referrerOf(referer);
   return { host: table.code('referrer', host), social: social ? table.code('social', social) : -1 };
@@ -186,6 +204,7 @@ function targetOf(targets: Map<number, TargetBatch>, kind: number, id: number, o
         hourClicks: 0,
         earlier: null,
         visitors: new Map(),
+        variantOf: null,
         logged: [],
       }),
     );

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { TargetKind } from '../db/types.js';
 
@@ -43,3 +44,7 @@ export async function topReferrers(db: Db, kind: TargetKind, id: number, limit: 
     .execute();
   return rows.map((row) => ({ label: row.label, count: Number(row.count) }));
 }
+
+/** A link's stored click count (every node's batches so far), for the redirect's visit cap; no row: none yet. */
+export const linkClicksQuery = (db: Db, id: number) =>
+  db.selectFrom('click_summaries').select('clicks').where('target_kind', '=', sql.lit('link')).where('target_id', '=', id);

@@ -16,6 +16,7 @@ import * as accountSafety from './migrations/0012-account-safety.js';
 import * as oneRunningImport from './migrations/0013-one-running-import.js';
 import * as linkTags from './migrations/0014-link-tags.js';
 import * as clickJournal from './migrations/0015-click-journal.js';
+import * as linkRouting from './migrations/0016-link-routing.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0013-one-running-import': oneRunningImport,
   '0014-link-tags': linkTags,
   '0015-click-journal': clickJournal,
+  '0016-link-routing': linkRouting,
 };
 
 /** Every migration's name, in order. */

@@ -57,6 +57,8 @@ export interface LinksTable {
   device_targets: Generated<string>;
   language_targets: Generated<string>;
   parameters: Generated<string>;
+  /** Rules, split, visit cap and expired URL as add takes them (JSON), or "" when none (src/db/migrations/0016). */
+  routing: Generated<string>;
   meta_title: Generated<string>;
   meta_description: Generated<string>;
   meta_image: Generated<string>;

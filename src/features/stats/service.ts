@@ -73,3 +73,12 @@ const counts = (rows: Row[]): Record<string, number> => Object.fromEntries(rows.
 function labelCounts(rows: Row[]): LabelCounts {
   return rows.length === 0 ? 0 : counts(rows);
 }
+
+/** Clicks and unique clicks of a link's split variants, by variant number (its summary's `variant` / `variantu` labels). */
+export async function readVariantCounts({ db }: { db: Db }, id: number, count: number): Promise<Array<{ clicks: number; uniqueClicks: number }>> {
+  const { labels } = await repo.readSummary(db, 'link', id);
+  return Array.from({ length: count }, (_, n) => ({
+    clicks: Number(labels[labelKey('variant', String(n))] ?? 0),
+    uniqueClicks: Number(labels[labelKey('variantu', String(n))] ?? 0),
+  }));
+}

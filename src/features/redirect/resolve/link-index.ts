@@ -54,7 +54,7 @@ export class LinkIndex {
     const slot = number === undefined ? 0 : s.find(number, alias);
     if (slot === 0) return undefined;
     const url = shortUrl(this.deps.config, domain, alias);
-    return linkOf(s.ids[slot]!, s.owners[slot]!, alias, url, 'direct', s.destination(slot), s.expires[slot]!, null, null, s.meta(slot));
+    return linkOf(s.ids[slot]!, s.owners[slot]!, alias, url, 'direct', s.destination(slot), s.expires[slot]!, null, null, s.meta(slot), null);
   }
 
   /** An invalidated link key (`l:host/alias`, cacheKeys.link): served by the database path until the next pass. */
@@ -111,7 +111,7 @@ export class LinkIndex {
     if (!known && this.slots.live >= this.max) return;
     // Direct and without pixels, compileLink answers synchronously (no reads of its own).
     const link = compileLink(this.deps, row, null) as CompiledLink | null;
-    if (!link || link.passwordHash !== null || link.targeting !== null || !this.slots.put(number, row.alias, link, pass)) {
+    if (!link || link.passwordHash !== null || link.targeting !== null || link.routing !== null || !this.slots.put(number, row.alias, link, pass)) {
       if (known) this.slots.remove(number, row.alias);
     }
   }
