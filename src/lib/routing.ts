@@ -1,5 +1,5 @@
-import { BlockList, isIP } from 'node:net';
 import { AppError, fail } from './errors.js';
+import { parseNetwork } from './ip-match.js';
 import { normalizeLanguage } from './languages.js';
 import { parseTimestamp } from './time.js';
 import { checkHttpUrl } from './urls.js';
@@ -54,25 +54,6 @@ function url(value: unknown, where: string): string {
   return value.trim();
 }
 
-/** An IPv4 or IPv6 address, or a network in CIDR notation; the BlockList that tests it is built by the compiler. */
-export function ipNetwork(value: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | null {
-  const [address = '', bits, extra] = value.trim().split('/');
-  const version = isIP(address);
-  if (version === 0 || extra !== undefined) return null;
-  const max = version === 4 ? 32 : 128;
-  const prefix = bits === undefined ? max : /^\d{1,3}$/.test(bits) ? Number(bits) : -1;
-  if (prefix < 0 || prefix > max) return null;
-  return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
-}
-
-export function ipBlock(value: string): BlockList | null {
-  const network = ipNetwork(value);
-  if (!network) return null;
-  const list = new BlockList();
-  list.addSubnet(network.address, network.prefix, network.family);
-  return list;
-}
-
 function condition(raw: unknown, where: string): Condition {
   const c = (raw ?? {}) as Record<string, unknown>;
   if (c.type === 'query') {
@@ -83,7 +64,8 @@ function condition(raw: unknown, where: string): Condition {
     return { type: 'query', name: c.name.trim(), ...(text(c.value) ? { value: c.value } : {}), ...(c.absent ? { absent: true } : {}) };
   }
   if (c.type === 'ip') {
-    if (!text(c.value) || !ipNetwork(c.value)) throw bad(where, 'ip needs a value: an IPv4 or IPv6 address or CIDR network such as 203.0.113.0/24.');
+    if (!text(c.value) || !parseNetwork(c.value))
+      throw bad(where, 'ip needs a value: an IPv4 or IPv6 address or CIDR network such as 203.0.113.0/24.');
     return { type: 'ip', value: c.value.trim() };
   }
   if (c.type === 'date') return dateCondition(c, where);

@@ -1,5 +1,6 @@
-import { isIP } from 'node:net';
 import { countryOf, normalizeIp, type Country } from '../../../infra/geo.js';
+import { memoize } from '../../../lib/bounded-cache.js';
+import { visitorAddress, type Address } from '../../../lib/ip-match.js';
 import { describeAgent, type Agent } from '../../../lib/visitor.js';
 import { languagesOf, target, type Target, type Targeting, type Visitor } from './targeting.js';
 
@@ -37,15 +38,30 @@ export interface RoutedVisit extends Visitor {
   now: number;
 }
 
+const NO_QUERY = new URLSearchParams();
+
+const agentHash = memoize(
+  (userAgent) => {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < userAgent.length; i++) h = Math.imul(h ^ userAgent.charCodeAt(i), 0x01000193);
+    return Math.imul(h ^ 10, 0x01000193);
+  },
+  10_000,
+  1_024,
+);
+
 /** What conditions test, each worked out once per visit at most. */
 export class Facts {
   private agentOf: Agent | undefined;
   private queryOf: URLSearchParams | undefined;
   private countryAt: Country | null | undefined;
-  readonly ip: string;
+  private addressOf: Address | null | undefined;
 
-  constructor(readonly visit: RoutedVisit) {
-    this.ip = normalizeIp(visit.ip);
+  constructor(readonly visit: RoutedVisit) {}
+
+  get address(): Address | null {
+    if (this.addressOf === undefined) this.addressOf = visitorAddress(this.visit.ip);
+    return this.addressOf;
   }
 
   get agent(): Agent {
@@ -56,13 +72,13 @@ export class Facts {
     if (this.queryOf === undefined) {
       const url = this.visit.url ?? '';
       const at = url.indexOf('?');
-      this.queryOf = new URLSearchParams(at < 0 ? '' : url.slice(at + 1));
+      this.queryOf = at < 0 ? NO_QUERY : new URLSearchParams(url.slice(at + 1));
     }
     return this.queryOf;
   }
 
   get country(): Country | null {
-    if (this.countryAt === undefined) this.countryAt = isIP(this.ip) ? countryOf(this.ip) : null;
+    if (this.countryAt === undefined) this.countryAt = countryOf(this.visit.ip);
     return this.countryAt;
   }
 
@@ -81,7 +97,7 @@ export function route(plan: RoutingPlan, targeting: Targeting | null, visit: Rou
   if (plan.rules.length) {
     const facts = new Facts(visit);
     for (const rule of plan.rules) {
-      if (rule.tests.every((test) => test(facts))) return rule.target ?? variant(rule.split!, visit);
+      if (holds(rule.tests, facts)) return rule.target ?? variant(rule.split!, visit);
     }
   }
   const targeted = targeting ? target(targeting, visit) : undefined;
@@ -89,21 +105,29 @@ export function route(plan: RoutingPlan, targeting: Targeting | null, visit: Rou
   return plan.split ? variant(plan.split, visit) : undefined;
 }
 
+function holds(tests: Array<(facts: Facts) => boolean>, facts: Facts): boolean {
+  for (let i = 0; i < tests.length; i++) if (!tests[i]!(facts)) return false;
+  return true;
+}
+
 /** The visitor's variant: a stable hash of IP and user agent, so a visitor keeps theirs on every node and visit. */
 export function variant(split: Split, visitor: Pick<Visitor, 'ip' | 'userAgent'>): Target {
   const total = split.bounds[split.bounds.length - 1]!;
-  const point = visitorHash(normalizeIp(visitor.ip), visitor.userAgent) % total;
+  const point = visitorHash(visitor.ip, visitor.userAgent) % total;
   let i = 0;
   while (point >= split.bounds[i]!) i++;
   return split.targets[i]!;
 }
 
-/** FNV-1a (32 bits) of ip, a separator and user agent, then mixed: cheap, stable across processes and releases. */
+/**
+ * FNV-1a (32 bits) of the user agent, then of the address (IPv4-mapped written as IPv4), then mixed:
+ * cheap, stable across processes and releases. A browser sends one user agent on every visit, so its
+ * part is remembered.
+ */
 export function visitorHash(ip: string, userAgent: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < ip.length; i++) h = Math.imul(h ^ ip.charCodeAt(i), 0x01000193);
-  h = Math.imul(h ^ 10, 0x01000193);
-  for (let i = 0; i < userAgent.length; i++) h = Math.imul(h ^ userAgent.charCodeAt(i), 0x01000193);
+  let h = agentHash(userAgent);
+  const address = normalizeIp(ip);
+  for (let i = 0; i < address.length; i++) h = Math.imul(h ^ address.charCodeAt(i), 0x01000193);
   // A final avalanche: FNV's low bits alone follow the last characters too closely.
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);

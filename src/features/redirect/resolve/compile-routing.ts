@@ -1,6 +1,6 @@
-import { isIP } from 'node:net';
 import { normalizeLanguage } from '../../../lib/languages.js';
-import { ipBlock, readRouting, type Condition, type Variant } from '../../../lib/routing.js';
+import { inNetwork, parseNetwork } from '../../../lib/ip-match.js';
+import { readRouting, type Condition, type Variant } from '../../../lib/routing.js';
 import { parseTimestamp } from '../../../lib/time.js';
 import { httpHref } from '../../../lib/urls.js';
 import type { Target } from '../decide/targeting.js';
@@ -59,11 +59,11 @@ function compileCondition(c: Condition): Test | null {
     case 'query': {
       const { name, value, absent } = c;
       if (absent) return (f) => !f.query.has(name);
-      return value === undefined ? (f) => f.query.has(name) : (f) => f.query.getAll(name).includes(value);
+      return value === undefined ? (f) => f.query.has(name) : (f) => f.query.has(name, value);
     }
     case 'ip': {
-      const list = ipBlock(c.value);
-      return list && ((f) => isIP(f.ip) !== 0 && list.check(f.ip, isIP(f.ip) === 4 ? 'ipv4' : 'ipv6'));
+      const network = parseNetwork(c.value);
+      return network && ((f) => inNetwork(network, f.address));
     }
     case 'date': {
       const after = c.after ? (parseTimestamp(c.after)?.getTime() ?? NaN) : -Infinity;
@@ -84,18 +84,16 @@ function valueTest(kind: string, value: string): Test | null {
   if (!value) return null;
   switch (kind) {
     case 'browser':
-      return (f) => {
-        const browser = f.agent.browser.toLowerCase();
-        return browser === value || browser === `mobile ${value}`;
-      };
+      return (f) => f.agent.browserKeys.includes(value);
     case 'os':
-      return (f) => f.agent.os.toLowerCase() === value || f.agent.names.includes(value);
+      return (f) => f.agent.osKey === value || f.agent.names.includes(value);
     case 'device':
       return (f) => f.agent.names.includes(value);
     case 'language': {
       const code = normalizeLanguage(value);
       const primaryOnly = !code.includes('-');
-      return (f) => f.languages.some((tag) => tag === code || (primaryOnly && tag.split('-')[0] === code));
+      const prefix = `${code}-`;
+      return (f) => f.languages.some((tag) => tag === code || (primaryOnly && tag.startsWith(prefix)));
     }
     case 'country':
       return (f) => {
