@@ -238,6 +238,15 @@ describe('splits', () => {
     const expected = urls.map((url) => got.filter((u) => u === url).length + again.filter((j) => got[j] === url).length);
     expect(variants.map((v) => v.clicks)).toEqual(expected);
     expect(variants.reduce((sum, v) => sum + v.uniqueClicks, 0)).toBe(detail.body.data.uniqueClicks);
+    // The series of each variant adds up to its clicks; the link's own series to all of them.
+    const today = new Date().toISOString().slice(0, 10);
+    for (const [n, v] of variants.entries()) {
+      const series = await server.call('GET', `/api/url/${id}/clicks?from=${today}&to=${today}&variant=${n}`, { key });
+      expect(series.status, series.text).toBe(200);
+      expect(series.body.data).toEqual([{ date: today, clicks: v.clicks, uniqueClicks: v.uniqueClicks }]);
+    }
+    const all = await server.call('GET', `/api/url/${id}/clicks?from=${today}&to=${today}`, { key });
+    expect(all.body.data[0].clicks).toBe(N + again.length);
   }, 120_000);
 
   it('a rule may split too, numbered after the default split', async () => {
@@ -269,6 +278,11 @@ describe('splits', () => {
     ]);
     expect(data.variants[2].clicks + data.variants[3].clicks).toBe(200);
     expect(data.variants[0].clicks + data.variants[1].clicks).toBe(0);
+    // A variant's clicks are its link's: the account's series counts them once.
+    const today = new Date().toISOString().slice(0, 10);
+    const links = (await server.call('GET', '/api/urls?limit=1000', { key })).body.data.urls as Array<{ clicks: number }>;
+    const account = await server.call('GET', `/api/stats/clicks?from=${today}&to=${today}`, { key });
+    expect(account.body.data[0].clicks).toBe(links.reduce((sum, link) => sum + link.clicks, 0));
   });
 });
 

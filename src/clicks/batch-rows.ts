@@ -61,8 +61,6 @@ export function freshVisitors(target: TargetBatch, isNew: (visitor: string) => b
   for (const [visitor, hour] of target.visitors) {
     if (!isNew(visitor)) continue;
     fresh.total += 1;
-    const variant = target.variantOf?.get(visitor);
-    if (variant !== undefined) bump(target.counts, variant);
     if (hour === target.hour) fresh.latest += 1;
     else bump((fresh.earlier ??= new Map<number, number>()), hour);
   }

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { TargetKind } from '../db/types.js';
+import type { CountedKind, VariantKind } from '../db/types.js';
 import { memoize } from '../lib/bounded-cache.js';
 import { countryOf, normalizeIp } from '../infra/geo.js';
 import { FIELDS, KINDS, type VisitBatch } from './visit-columns.js';
@@ -8,12 +8,12 @@ import { visitLog, type VisitLog } from './visit-log.js';
 import { primaryLanguage } from '../lib/languages.js';
 
 /** Dimensions of label counts: referrers in click_stats, the others in click_summaries. */
-export const DIMENSIONS = ['country', 'referrer', 'browser', 'os', 'social', 'device', 'language', 'variant', 'variantu'] as const;
+export const DIMENSIONS = ['country', 'referrer', 'browser', 'os', 'social', 'device', 'language'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
 /** One target's share of a batch: its click count, label counts, clicks per hour and distinct visitor hashes. */
 export interface TargetBatch {
-  kind: TargetKind;
+  kind: CountedKind;
   id: number;
   /** The account owning the target. */
   owner: number;
@@ -28,8 +28,6 @@ export interface TargetBatch {
   earlier: Map<number, number> | null;
   /** Visitor hash → the hour of its first visit in the batch, where it counts as unique if new. */
   visitors: Map<string, number>;
-  /** Visitor hash → the `variantu` label code of its first visit's split variant; null when no visit went to a split. */
-  variantOf: Map<string, number> | null;
   /** Batch indexes of its counted visits, in arrival order, for the visit log (empty when the log is off). */
   logged: number[];
 }
@@ -39,10 +37,16 @@ export interface Label {
   label: string;
 }
 
-export const targetKey = (kind: TargetKind, id: number) => `${kind}:${id}`;
+export const targetKey = (kind: CountedKind, id: number) => `${kind}:${id}`;
+
+/** A target as one number (memo keys): link and QR ids interleaved, split variants negative (n < 1024). */
+export function targetNumber(kind: CountedKind, id: number): number {
+  if (kind === 'link' || kind === 'qr') return id * KINDS.length + KINDS.indexOf(kind);
+  return -(id * 1024 + Number(kind.slice(8))) - 1;
+}
 
 /** Dimensions counted in the target's summary row; referrers (unbounded) get rows of their own. */
-export const SUMMARIZED = new Set<string>(['country', 'browser', 'os', 'social', 'device', 'language', 'variant', 'variantu']);
+export const SUMMARIZED = new Set<string>(['country', 'browser', 'os', 'social', 'device', 'language']);
 
 /** A label's key in a summary's `labels` object (dimension names hold no colon). */
 export const labelKey = (dimension: string, label: string) => `${dimension}:${label}`;
@@ -84,7 +88,8 @@ export function clickAggregator(secret: string, options: { visitLog: boolean } =
     const countries: number[] = [];
     const referrers: ReferrerCodes[] = [];
     const languages: number[] = [];
-    const variants: Array<VariantCodes | null> = [];
+    const variantOfRule: number[] = [];
+    const variantTargets = new Map<string, TargetBatch>();
     const visits = options.visitLog ? visitLog(batch, table, agents, countries, referrers) : null;
     const visitors = new Map<number, string>();
     const targets = new Map<number, TargetBatch>();
@@ -106,12 +111,7 @@ export function clickAggregator(secret: string, options: { visitLog: boolean } =
       target.clicks += 1;
       if (visits) target.logged.push(i);
       const hour = hours[i]!;
-      const variant = variants[rule] === undefined ? (variants[rule] = parseVariant(table, strings[rule]!)) : variants[rule];
-      if (!target.visitors.has(visitor)) {
-        target.visitors.set(visitor, hour);
-        if (variant !== null) (target.variantOf ??= new Map()).set(visitor, variant.unique);
-      }
-      if (variant !== null) bump(target.counts, variant.clicks);
+      if (!target.visitors.has(visitor)) target.visitors.set(visitor, hour);
       if (hour === target.hour) target.hourClicks += 1;
       else addHour(target, hour);
       const { counts } = target;
@@ -122,9 +122,12 @@ export function clickAggregator(secret: string, options: { visitLog: boolean } =
       bump(counts, language);
       bump(counts, referrer.host);
       if (referrer.social >= 0) bump(counts, referrer.social);
+      const variant = (variantOfRule[rule] ??= splitVariant(strings[rule]!));
+      if (variant >= 0) countVariant(variantTargets, target, variant, visitor, hour);
     }
     table.sort();
-    return { targets: [...targets.values()].sort((a, b) => a.kind.localeCompare(b.kind) || a.id - b.id), visits };
+    const all = [...targets.values(), ...variantTargets.values()];
+    return { targets: all.sort((a, b) => a.kind.localeCompare(b.kind) || a.id - b.id), visits };
   };
 }
 
@@ -172,15 +175,6 @@ function parseAgent(table: LabelTable, userAgent: string): AgentCodes {
   return { browser: table.code('browser', agent.browser), os: table.code('os', agent.os), device, deviceCode: table.code('device', device) };
 }
 
-/** Label codes of a split variant's clicks and unique clicks, from the rule a visit was served by (`split:2`, `rule:0/split:3`). */
-type VariantCodes = { clicks: number; unique: number };
-const SPLIT_RULE = /(?:^|\/)split:(\d{1,3})$/;
-
-function parseVariant(table: LabelTable, rule: string): VariantCodes | null {
-  const n = SPLIT_RULE.exec(rule)?.[1];
-  return n === undefined ? null : { clicks: table.code('variant', n), unique: table.code('variantu', n) };
-}
-
 function parseReferrer(table: LabelTable, referer: string): ReferrerCodes {
   const { host, social } = referrerOf(referer);
   return { host: table.code('referrer', host), social: social ? table.code('social', social) : -1 };
@@ -190,25 +184,32 @@ function parseReferrer(table: LabelTable, referer: string): ReferrerCodes {
 function targetOf(targets: Map<number, TargetBatch>, kind: number, id: number, owner: number, labels: BatchLabels): TargetBatch {
   const key = id * KINDS.length + kind;
   let target = targets.get(key);
-  if (!target)
-    targets.set(
-      key,
-      (target = {
-        kind: KINDS[kind]!,
-        id,
-        owner,
-        clicks: 0,
-        counts: new Map(),
-        labels,
-        hour: -1,
-        hourClicks: 0,
-        earlier: null,
-        visitors: new Map(),
-        variantOf: null,
-        logged: [],
-      }),
-    );
+  if (!target) targets.set(key, (target = emptyTarget(KINDS[kind]!, id, owner, labels)));
   return target;
+}
+
+const SPLIT_RULE = /(?:^|\/)split:(\d{1,3})$/;
+
+/** The split variant a visit was served (its rule `split:2`, `rule:0/split:3`), or -1. */
+function splitVariant(rule: string): number {
+  const n = SPLIT_RULE.exec(rule)?.[1];
+  return n === undefined ? -1 : Number(n);
+}
+
+/** A split visit counts again for its variant: clicks, visitors and hours of its own (no labels, no visit log). */
+function countVariant(variants: Map<string, TargetBatch>, link: TargetBatch, n: number, visitor: string, hour: number): void {
+  const kind: VariantKind = `variant:${n}`;
+  const key = `${kind}/${link.id}`;
+  let target = variants.get(key);
+  if (!target) variants.set(key, (target = { ...emptyTarget(kind, link.id, link.owner, link.labels) }));
+  target.clicks += 1;
+  if (!target.visitors.has(visitor)) target.visitors.set(visitor, hour);
+  if (hour === target.hour) target.hourClicks += 1;
+  else addHour(target, hour);
+}
+
+function emptyTarget(kind: CountedKind, id: number, owner: number, labels: BatchLabels): TargetBatch {
+  return { kind, id, owner, clicks: 0, counts: new Map(), labels, hour: -1, hourClicks: 0, earlier: null, visitors: new Map(), logged: [] };
 }
 
 /** Counts a visit of another hour than the target's latest: a later hour becomes the latest. */

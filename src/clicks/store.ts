@@ -3,7 +3,16 @@ import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { subtractFromAccount } from './account-store.js';
 import { isPostgres } from '../db/dialect.js';
-import type { ClickHoursTable, Database, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind, VisitPacksTable } from '../db/types.js';
+import type {
+  ClickHoursTable,
+  Database,
+  ClickStatsTable,
+  ClickSummariesTable,
+  ClickUniquesTable,
+  CountedKind,
+  TargetKind,
+  VisitPacksTable,
+} from '../db/types.js';
 import type { Packer } from './visit-log.js';
 import { nowTimestamp } from '../lib/time.js';
 
@@ -161,7 +170,7 @@ export async function upsertSummaries(db: Db, rows: Insertable<ClickSummariesTab
   });
 }
 
-type TargetKey = { target_kind: TargetKind; target_id: number };
+type TargetKey = { target_kind: CountedKind; target_id: number };
 
 /** `(target_kind, target_id)` is one of the keys (a row-value IN list both dialects take). */
 export const keyIn = (keys: TargetKey[]) =>
@@ -204,13 +213,14 @@ export interface WrittenPack {
 /** Appends the batch's visit packs of the targets (in their order), in multi-row inserts; answers each target's by targetKey. */
 export async function insertPacks(
   db: Db,
-  targets: Array<{ kind: TargetKind; id: number; logged: number[] }>,
+  targets: Array<{ kind: CountedKind; id: number; logged: number[] }>,
   pack: Packer,
 ): Promise<Map<string, WrittenPack>> {
   const rows: Insertable<VisitPacksTable>[] = [];
   for (const { kind, id, logged } of targets) {
     const p = pack(logged);
-    if (p) rows.push({ target_kind: kind, target_id: id, at: p.at, n: p.n, labels: p.labels, codes: p.codes });
+    // Only links and QR codes log visits (a split variant's `logged` is empty).
+    if (p) rows.push({ target_kind: kind as TargetKind, target_id: id, at: p.at, n: p.n, labels: p.labels, codes: p.codes });
   }
   const written = new Map<string, WrittenPack>();
   await eachChunk(rows, async (chunk) => {
@@ -259,6 +269,16 @@ export async function forgetTargets(db: Db, kind: TargetKind, ids: number[], own
     await forgetVisits(db, kind, chunk);
     for (const table of ['click_stats', 'click_summaries', 'click_uniques', 'click_hours', 'click_days'] as const) {
       await db.deleteFrom(table).where('target_kind', '=', kind).where('target_id', 'in', chunk).execute();
+    }
+    // A link's split variants are counted under kinds of their own (src/clicks/derive.ts).
+    if (kind === 'link') {
+      for (const table of ['click_summaries', 'click_uniques', 'click_hours', 'click_days'] as const) {
+        await db
+          .deleteFrom(table)
+          .where(sql<boolean>`target_kind like 'variant:%'`)
+          .where('target_id', 'in', chunk)
+          .execute();
+      }
     }
   }
 }
