@@ -102,7 +102,8 @@ export class LinkIndex {
   }
 
   private add(row: IndexableLinkRow, stale: Set<string>, pass: number): void {
-    if (row.has_pixels || row.type !== 'direct') return;
+    // A routed link (rules, split, cap) is served from the cache: a capped one would even compile asynchronously.
+    if (row.has_pixels || row.type !== 'direct' || row.routing !== '') return;
     const host = (row.host ?? this.deps.config.DEFAULT_HOST).toLowerCase();
     if (stale.has(cacheKeys.link(host, row.alias))) return;
     let number = this.hosts.get(host);
