@@ -145,6 +145,7 @@ const names = {
   grown: `direct, ${BIG / 1000}k links`,
   zipf: `Zipf s=1, ${BIG / 1000}k links`,
   targeted: 'device+geo+language targets',
+  rules: '6 rules + 3-way split',
 };
 const small = await server(seed('small', 1000));
 // Rate limits stay as configured for real use on the redirect runs (they do not apply there); the API
@@ -156,6 +157,7 @@ await compare(names.grown, baseline, big, { paths: { prefix: 'd', count: BIG } }
 await compare(names.zipf, baseline, big, { paths: { prefix: 'd', count: BIG, zipf: true } });
 await compare(names.targeted, baseline, small, { paths: { prefix: 't', count: 1000 } });
 await compare('with parameters', baseline, small, { paths: { prefix: 'p', count: 1000 } });
+await compare(names.rules, baseline, small, { paths: { prefix: 'r', count: 1000 } });
 
 // Latency of the statistics read itself: a few concurrent callers, not a saturating flood (at 50
 // connections p99 measures the queue in front of a busy server, not the read).

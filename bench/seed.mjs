@@ -1,4 +1,4 @@
-// Seeds a benchmark database directly and fast: N direct links, targeted and parameter links, and one
+// Seeds a benchmark database directly and fast: N direct links, targeted, parameter and routed links, and one
 // link carrying CLICKS recorded clicks (their running aggregates and visitors). Prints {apiKey, statsLinkId}.
 import Database from 'better-sqlite3';
 import { loadConfig } from '../dist/config.js';
@@ -20,6 +20,24 @@ db.pragma('synchronous = OFF');
 const insert =
   db.prepare(`INSERT INTO links (user_id, alias, long_url, device_targets, geo_targets, language_targets, parameters, created_at, updated_at)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+
+const setRouting = db.prepare('UPDATE links SET routing = ? WHERE id = ?');
+// Six rules of six kinds that the bench's requests do not match, so every visit tests them all, then a 3-way split.
+const ROUTING = JSON.stringify({
+  rules: [
+    { conditions: [{ type: 'query', name: 'ref', value: 'newsletter' }], url: 'https://example.com/newsletter' },
+    { conditions: [{ type: 'ip', value: '203.0.113.0/24' }], url: 'https://example.com/office' },
+    { conditions: [{ type: 'date', after: '2999-01-01 00:00:00' }], url: 'https://example.com/future' },
+    { conditions: [{ type: 'browser', value: 'firefox' }], url: 'https://example.com/firefox' },
+    { conditions: [{ type: 'language', value: 'fr' }], url: 'https://example.fr/' },
+    { conditions: [{ type: 'country', value: 'DE' }], url: 'https://example.de/' },
+  ],
+  split: [
+    { url: 'https://example.com/a', weight: 50 },
+    { url: 'https://example.com/b', weight: 30 },
+    { url: 'https://example.com/c', weight: 20 },
+  ],
+});
 
 const targets = {
   device: JSON.stringify([
@@ -45,6 +63,8 @@ db.transaction(() => {
   for (let i = 0; i < TARGETED; i++) {
     insert.run(user.id, `t${i}`, `https://example.com/t/${i}`, targets.device, targets.geo, targets.language, '[]', NOW, NOW);
     insert.run(user.id, `p${i}`, `https://example.com/p/${i}?a=1`, '[]', '[]', '[]', targets.params, NOW, NOW);
+    const id = insert.run(user.id, `r${i}`, `https://example.com/r/${i}`, '[]', '[]', '[]', '[]', NOW, NOW).lastInsertRowid;
+    setRouting.run(ROUTING, id);
   }
 })();
 

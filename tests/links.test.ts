@@ -116,6 +116,10 @@ describe('POST /api/url/add', () => {
       devicetarget: [{ device: 'iphone', link: 'https://m.example.com' }],
       languagetarget: [{ language: 'pt-br', link: 'https://pt.example.com' }],
       parameters: [{ name: 'utm_source', value: 'API' }],
+      rules: [],
+      split: [],
+      maxvisits: null,
+      expiredurl: '',
       metatitle: 'MT',
       metadescription: 'MD',
       metaimage: 'https://img.example.com/a.png',
@@ -137,6 +141,7 @@ describe('POST /api/url/add', () => {
       'topOs',
       'topReferrers',
       'uniqueClicks',
+      'variants',
     ]);
     expect(got.body.data.socialCount).toEqual({ facebook: 0, twitter: 0, google: 0 });
     const stored = await row(res.body.id);

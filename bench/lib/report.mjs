@@ -27,6 +27,7 @@ export function printReport({
   const grown = find(rows, names.grown);
   const zipf = find(rows, names.zipf);
   const targeted = find(rows, names.targeted);
+  const rules = find(rows, names.rules);
   const size = generator === 'wrk' ? `${run.duration} s` : `${run.amount} requests`;
   console.log(
     `\nRedirectory benchmark (${run.quick ? 'quick' : 'full'}: load by ${generator}, ${run.reps}x A/B of ${size}, ${run.connections} connections, ${minutes.toFixed(1)} min)`,
@@ -69,6 +70,7 @@ export function printReport({
     cpu_ratio: direct.cpuRatio.toFixed(2),
     cpu_growth: (grown.cpuRatio / direct.cpuRatio).toFixed(2),
     cpu_zipf: (zipf.cpuRatio / direct.cpuRatio).toFixed(2),
+    cpu_rules: rules.cpuRatio.toFixed(2),
     generator,
     series_p99_ms: round(series.p99),
     import_per_s: imported.toFixed(0),

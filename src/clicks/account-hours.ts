@@ -11,6 +11,7 @@ export class AccountHours {
   private readonly byOwner = new Map<number, Map<number, AccountHoursTable>>();
 
   add(target: TargetBatch, fresh: FreshVisitors): void {
+    if (target.kind.startsWith('variant:')) return; // a split variant's clicks are its link's, counted once
     this.bump(target.owner, target.hour, target.hourClicks, fresh.latest);
     if (target.earlier) for (const [hour, clicks] of target.earlier) this.bump(target.owner, hour, clicks, fresh.earlier?.get(hour) ?? 0);
   }

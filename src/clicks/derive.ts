@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { TargetKind } from '../db/types.js';
+import type { CountedKind, VariantKind } from '../db/types.js';
 import { memoize } from '../lib/bounded-cache.js';
 import { countryOf, normalizeIp } from '../infra/geo.js';
 import { FIELDS, KINDS, type VisitBatch } from './visit-columns.js';
@@ -13,7 +13,7 @@ export type Dimension = (typeof DIMENSIONS)[number];
 
 /** One target's share of a batch: its click count, label counts, clicks per hour and distinct visitor hashes. */
 export interface TargetBatch {
-  kind: TargetKind;
+  kind: CountedKind;
   id: number;
   /** The account owning the target. */
   owner: number;
@@ -37,7 +37,13 @@ export interface Label {
   label: string;
 }
 
-export const targetKey = (kind: TargetKind, id: number) => `${kind}:${id}`;
+export const targetKey = (kind: CountedKind, id: number) => `${kind}:${id}`;
+
+/** A target as one number (memo keys): link and QR ids interleaved, split variants negative (n < 1024). */
+export function targetNumber(kind: CountedKind, id: number): number {
+  if (kind === 'link' || kind === 'qr') return id * KINDS.length + KINDS.indexOf(kind);
+  return -(id * 1024 + Number(kind.slice(8))) - 1;
+}
 
 /** Dimensions counted in the target's summary row; referrers (unbounded) get rows of their own. */
 export const SUMMARIZED = new Set<string>(['country', 'browser', 'os', 'social', 'device', 'language']);
@@ -82,6 +88,8 @@ export function clickAggregator(secret: string, options: { visitLog: boolean } =
     const countries: number[] = [];
     const referrers: ReferrerCodes[] = [];
     const languages: number[] = [];
+    const variantOfRule: number[] = [];
+    const variantTargets = new Map<string, TargetBatch>();
     const visits = options.visitLog ? visitLog(batch, table, agents, countries, referrers) : null;
     const visitors = new Map<number, string>();
     const targets = new Map<number, TargetBatch>();
@@ -90,6 +98,7 @@ export function clickAggregator(secret: string, options: { visitLog: boolean } =
       const ua = fields[i * FIELDS + 1]!;
       const referer = fields[i * FIELDS + 2]!;
       const accept = fields[i * FIELDS + 4]!;
+      const rule = fields[i * FIELDS + 3]!;
       const agent = agents[ua] === undefined ? (agents[ua] = parseAgent(table, strings[ua]!)) : agents[ua];
       if (agent === null) continue;
       const country = (countries[ip] ??= table.code('country', countryOf(normalizeIp(strings[ip]!))?.name ?? UNKNOWN));
@@ -113,9 +122,12 @@ export function clickAggregator(secret: string, options: { visitLog: boolean } =
       bump(counts, language);
       bump(counts, referrer.host);
       if (referrer.social >= 0) bump(counts, referrer.social);
+      const variant = (variantOfRule[rule] ??= splitVariant(strings[rule]!));
+      if (variant >= 0) countVariant(variantTargets, target, variant, visitor, hour);
     }
     table.sort();
-    return { targets: [...targets.values()].sort((a, b) => a.kind.localeCompare(b.kind) || a.id - b.id), visits };
+    const all = [...targets.values(), ...variantTargets.values()];
+    return { targets: all.sort((a, b) => a.kind.localeCompare(b.kind) || a.id - b.id), visits };
   };
 }
 
@@ -172,24 +184,32 @@ function parseReferrer(table: LabelTable, referer: string): ReferrerCodes {
 function targetOf(targets: Map<number, TargetBatch>, kind: number, id: number, owner: number, labels: BatchLabels): TargetBatch {
   const key = id * KINDS.length + kind;
   let target = targets.get(key);
-  if (!target)
-    targets.set(
-      key,
-      (target = {
-        kind: KINDS[kind]!,
-        id,
-        owner,
-        clicks: 0,
-        counts: new Map(),
-        labels,
-        hour: -1,
-        hourClicks: 0,
-        earlier: null,
-        visitors: new Map(),
-        logged: [],
-      }),
-    );
+  if (!target) targets.set(key, (target = emptyTarget(KINDS[kind]!, id, owner, labels)));
   return target;
+}
+
+const SPLIT_RULE = /(?:^|\/)split:(\d{1,3})$/;
+
+/** The split variant a visit was served (its rule `split:2`, `rule:0/split:3`), or -1. */
+function splitVariant(rule: string): number {
+  const n = SPLIT_RULE.exec(rule)?.[1];
+  return n === undefined ? -1 : Number(n);
+}
+
+/** A split visit counts again for its variant: clicks, visitors and hours of its own (no labels, no visit log). */
+function countVariant(variants: Map<string, TargetBatch>, link: TargetBatch, n: number, visitor: string, hour: number): void {
+  const kind: VariantKind = `variant:${n}`;
+  const key = `${kind}/${link.id}`;
+  let target = variants.get(key);
+  if (!target) variants.set(key, (target = { ...emptyTarget(kind, link.id, link.owner, link.labels) }));
+  target.clicks += 1;
+  if (!target.visitors.has(visitor)) target.visitors.set(visitor, hour);
+  if (hour === target.hour) target.hourClicks += 1;
+  else addHour(target, hour);
+}
+
+function emptyTarget(kind: CountedKind, id: number, owner: number, labels: BatchLabels): TargetBatch {
+  return { kind, id, owner, clicks: 0, counts: new Map(), labels, hour: -1, hourClicks: 0, earlier: null, visitors: new Map(), logged: [] };
 }
 
 /** Counts a visit of another hour than the target's latest: a later hour becomes the latest. */

@@ -1,6 +1,5 @@
 import { BoundedCache } from '../lib/bounded-cache.js';
-import type { TargetBatch } from './derive.js';
-import { KINDS } from './visit-columns.js';
+import { targetNumber, type TargetBatch } from './derive.js';
 
 /** Targets whose stored visitors are remembered, and how many visitors each at most. */
 const TARGETS = 20_000;
@@ -24,7 +23,7 @@ export class KnownVisitors {
 
   /** The visitors of `target` known stored, or null for a target first seen in this batch. */
   of(target: TargetBatch): Set<string> | null {
-    const number = target.id * KINDS.length + KINDS.indexOf(target.kind);
+    const number = targetNumber(target.kind, target.id);
     const set = this.targets.get(number);
     if (set === undefined) {
       this.queued.push(number, '');

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Db } from '../db/connect.js';
-import type { AccountDaysTable, ClickDaysTable, TargetKind } from '../db/types.js';
+import type { AccountDaysTable, ClickDaysTable, CountedKind } from '../db/types.js';
 import { upsertAccountDays } from './account-store.js';
 import { isPostgres } from '../db/dialect.js';
 import { lockAgainst } from './forget.js';
@@ -16,7 +16,7 @@ const EVERY_MS = 3_600_000;
 const FIRST_AFTER_MS = 60_000;
 
 interface Key {
-  target_kind: TargetKind;
+  target_kind: CountedKind;
   target_id: number;
   hour: number;
 }

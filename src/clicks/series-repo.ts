@@ -1,15 +1,15 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/connect.js';
-import type { TargetKind } from '../db/types.js';
+import type { CountedKind } from '../db/types.js';
 
 /** One kind of target and the subquery listing their ids. */
 export interface IdSet {
-  kind: TargetKind;
+  kind: CountedKind;
   ids: RawBuilder<unknown>;
 }
 
 /** Whose clicks a series sums: one link or QR code, a whole account (its own buckets), or sets of targets. */
-export type SeriesScope = { target: TargetKind; id: number } | { account: number } | { sets: IdSet[] };
+export type SeriesScope = { target: CountedKind; id: number } | { account: number } | { sets: IdSet[] };
 
 export interface Bucket {
   clicks: number;
@@ -36,7 +36,7 @@ function add(into: Map<number, Bucket>, rows: Row[]): void {
  * Hourly counts of one kind of target from `fromHour` to `toHour` (both included): the closed hours of
  * click_hours and each summary's open hour, the latest one, not moved there yet (src/db/migrations/0006).
  */
-const hourCounts = (kind: TargetKind, ids: RawBuilder<unknown>, fromHour: number, toHour: number) => sql`(
+const hourCounts = (kind: CountedKind, ids: RawBuilder<unknown>, fromHour: number, toHour: number) => sql`(
   select hour, clicks, uniques from click_hours
     where target_kind = ${kind} and target_id in ${ids} and hour >= ${fromHour} and hour <= ${toHour}
   union all select hour, hour_clicks, hour_uniques from click_summaries
@@ -108,7 +108,7 @@ type TargetRow = { target: number | string; bucket: number | string; clicks: num
  * Clicks per target and UTC day from `fromDay` to `toDay`, for many targets in one read (the links list's
  * sparklines): rolled-up days plus the hours not rolled up yet. Answers target id → day → clicks.
  */
-export async function dayClicksPerTarget(db: Db, kind: TargetKind, ids: RawBuilder<unknown>, fromDay: number, toDay: number) {
+export async function dayClicksPerTarget(db: Db, kind: CountedKind, ids: RawBuilder<unknown>, fromDay: number, toDay: number) {
   const [fromHour, toHour] = [fromDay * 24, toDay * 24 + 23];
   const { rows } = await sql<TargetRow>`select target, bucket, sum(clicks) as clicks from (
       select target_id as target, day as bucket, clicks from click_days

@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
-import type { TargetKind } from '../db/types.js';
+import type { TargetKind, VariantKind } from '../db/types.js';
 
 export interface Summary {
   clicks: number;
@@ -42,4 +43,19 @@ export async function topReferrers(db: Db, kind: TargetKind, id: number, limit: 
     .limit(limit)
     .execute();
   return rows.map((row) => ({ label: row.label, count: Number(row.count) }));
+}
+
+/** A link's stored click count (every node's batches so far), for the redirect's visit cap; no row: none yet. */
+export const linkClicksQuery = (db: Db, id: number) =>
+  db.selectFrom('click_summaries').select('clicks').where('target_kind', '=', sql.lit('link')).where('target_id', '=', id);
+
+/** The counters of a link's split variants, by kind; a variant never visited has no row. */
+export async function readVariantSummaries(db: Db, id: number, kinds: VariantKind[]): Promise<Map<string, { clicks: number; uniques: number }>> {
+  const rows = await db
+    .selectFrom('click_summaries')
+    .select(['target_kind', 'clicks', 'uniques'])
+    .where('target_kind', 'in', kinds)
+    .where('target_id', '=', id)
+    .execute();
+  return new Map(rows.map((row) => [row.target_kind, { clicks: Number(row.clicks), uniques: Number(row.uniques) }]));
 }

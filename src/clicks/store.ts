@@ -2,7 +2,16 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { isPostgres } from '../db/dialect.js';
-import type { ClickHoursTable, Database, ClickStatsTable, ClickSummariesTable, ClickUniquesTable, TargetKind, VisitPacksTable } from '../db/types.js';
+import type {
+  ClickHoursTable,
+  Database,
+  ClickStatsTable,
+  ClickSummariesTable,
+  ClickUniquesTable,
+  CountedKind,
+  TargetKind,
+  VisitPacksTable,
+} from '../db/types.js';
 import type { Packer } from './visit-log.js';
 
 // SQLite refuses statements with more than 32766 bound values (PostgreSQL 65535). Chunks stay far
@@ -125,7 +134,7 @@ export async function upsertSummaries(db: Db, rows: Insertable<ClickSummariesTab
   });
 }
 
-type TargetKey = { target_kind: TargetKind; target_id: number };
+type TargetKey = { target_kind: CountedKind; target_id: number };
 
 /** `(target_kind, target_id)` is one of the keys (a row-value IN list both dialects take). */
 export const keyIn = (keys: TargetKey[]) =>
@@ -168,13 +177,14 @@ export interface WrittenPack {
 /** Appends the batch's visit packs of the targets (in their order), in multi-row inserts; answers each target's by targetKey. */
 export async function insertPacks(
   db: Db,
-  targets: Array<{ kind: TargetKind; id: number; logged: number[] }>,
+  targets: Array<{ kind: CountedKind; id: number; logged: number[] }>,
   pack: Packer,
 ): Promise<Map<string, WrittenPack>> {
   const rows: Insertable<VisitPacksTable>[] = [];
   for (const { kind, id, logged } of targets) {
     const p = pack(logged);
-    if (p) rows.push({ target_kind: kind, target_id: id, at: p.at, n: p.n, labels: p.labels, codes: p.codes });
+    // Only links and QR codes log visits (a split variant's `logged` is empty).
+    if (p) rows.push({ target_kind: kind as TargetKind, target_id: id, at: p.at, n: p.n, labels: p.labels, codes: p.codes });
   }
   const written = new Map<string, WrittenPack>();
   await eachChunk(rows, async (chunk) => {

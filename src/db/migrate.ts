@@ -16,6 +16,7 @@ import * as accountSafety from './migrations/0012-account-safety.js';
 import * as oneRunningImport from './migrations/0013-one-running-import.js';
 import * as linkTags from './migrations/0014-link-tags.js';
 import * as clickJournal from './migrations/0015-click-journal.js';
+import * as linkRouting from './migrations/0016-link-routing.js';
 import * as linkHealth from './migrations/0017-link-health.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
@@ -35,7 +36,7 @@ const migrations: Record<string, Migration> = {
   '0013-one-running-import': oneRunningImport,
   '0014-link-tags': linkTags,
   '0015-click-journal': clickJournal,
-  // 0016 is taken by the routing rules' branch; Kysely orders by name, so the gap is harmless.
+  '0016-link-routing': linkRouting,
   '0017-link-health': linkHealth,
 };
 

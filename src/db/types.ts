@@ -57,6 +57,8 @@ export interface LinksTable {
   device_targets: Generated<string>;
   language_targets: Generated<string>;
   parameters: Generated<string>;
+  /** Rules, split, visit cap and expired URL as add takes them (JSON), or "" when none (src/db/migrations/0016). */
+  routing: Generated<string>;
   meta_title: Generated<string>;
   meta_description: Generated<string>;
   meta_image: Generated<string>;
@@ -167,14 +169,21 @@ export interface QrCodesTable {
   created_at: string;
 }
 
+/**
+ * In the click tables, `variant:<n>` is the n-th split variant of the link whose id it carries (docs/decisions/0009): its own
+ * counters, uniques and hourly buckets, written beside the link's and never in the account's series.
+ */
 export type TargetKind = 'link' | 'qr';
+export type VariantKind = `variant:${number}`;
+/** What the click tables count: targets, and split variants of links. */
+export type CountedKind = TargetKind | VariantKind;
 
 /**
  * A target's referrer counts, a row per referring host (dimension 'referrer'): the one dimension whose
  * labels come from the visitor without bound, so each is a row of its own rather than part of a summary.
  */
 export interface ClickStatsTable {
-  target_kind: TargetKind;
+  target_kind: CountedKind;
   target_id: number;
   dimension: string;
   label: string;
@@ -186,7 +195,7 @@ export interface ClickStatsTable {
  * one JSON object keyed `dimension:label`, so a click of a target adds to one row (src/db/migrations/0003).
  */
 export interface ClickSummariesTable {
-  target_kind: TargetKind;
+  target_kind: CountedKind;
   target_id: number;
   clicks: number;
   uniques: number;
@@ -214,14 +223,14 @@ export interface DeletedTargetsTable {
 }
 
 export interface ClickUniquesTable {
-  target_kind: TargetKind;
+  target_kind: CountedKind;
   target_id: number;
   visitor_hash: string;
 }
 
 /** Clicks of a target in one UTC hour (hours since 1970) or, once rolled up, one UTC day (src/db/migrations/0006). */
 export interface ClickHoursTable {
-  target_kind: TargetKind;
+  target_kind: CountedKind;
   target_id: number;
   hour: number;
   clicks: number;
@@ -244,7 +253,7 @@ export interface AccountDaysTable {
 }
 
 export interface ClickDaysTable {
-  target_kind: TargetKind;
+  target_kind: CountedKind;
   target_id: number;
   day: number;
   clicks: number;

@@ -156,6 +156,12 @@ export const ERRORS = catalogue({
     message: 'expiry must be a timestamp written YYYY-MM-DD HH:MM:SS (UTC), or null / "" for none.',
     about: 'Not a timestamp.',
   },
+  rule_invalid: {
+    status: 400,
+    message: (where: string, what: string) => `${where}: ${what}`,
+    about:
+      'A routing rule, split, maxvisits or expiredurl is not valid; the message names the rule and condition (from 0), e.g. `rules[1].conditions[0]`.',
+  },
   unknown_reference: {
     status: 400,
     message: (field: string, what: string, id: number, list: string) =>

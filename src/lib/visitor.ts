@@ -21,6 +21,9 @@ export interface Agent {
   device: DeviceType;
   /** Lower-case names a devicetarget may use; see deviceNames. */
   names: string[];
+  /** Lower-case names a routing rule's `browser` / `os` condition matches (`firefox`, and `safari` for "Mobile Safari"). */
+  browserKeys: string[];
+  osKey: string;
   /** Known crawlers and tools. An empty user agent is not a bot: privacy tools and some apps strip it. */
   bot: boolean;
 }
@@ -51,8 +54,15 @@ function parseAgent(ua: string): Agent {
     os,
     device,
     names: namesOf(ua, os, result.device.model ?? '', result.device.vendor ?? '', result.browser.name ?? '', device),
+    browserKeys: browserKeys(result.browser.name || UNKNOWN),
+    osKey: os.toLowerCase(),
     bot: ua !== '' && isbot(ua),
   };
+}
+
+function browserKeys(browser: string): string[] {
+  const key = browser.toLowerCase();
+  return key.startsWith('mobile ') ? [key, key.slice(7)] : [key];
 }
 
 function namesOf(ua: string, os: string, model: string, vendor: string, browser: string, device: DeviceType): string[] {

@@ -266,6 +266,7 @@ const PUBLIC_LINK_COLUMNS = [
   'device_targets',
   'language_targets',
   'parameters',
+  'routing',
   'meta_title',
   'meta_description',
   'meta_image',

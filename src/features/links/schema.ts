@@ -3,6 +3,7 @@ import { Id, listResponse } from '../../http/envelopes.js';
 import { PageQuery } from '../../lib/pagination.js';
 import { MAX_TAGS, TagsField } from '../tags/access.js';
 import { Health } from '../health/access.js';
+import { RoutingFields, VariantStats } from './routing-schema.js';
 
 export const MAX_TARGETS = 50;
 const Url = (description: string) => Type.String({ description });
@@ -43,6 +44,10 @@ export const LinkBody = Type.Object({
   devicetarget: Type.Optional(TargetLists.devicetarget),
   languagetarget: Type.Optional(TargetLists.languagetarget),
   parameters: Type.Optional(TargetLists.parameters),
+  rules: Type.Optional(RoutingFields.rules),
+  split: Type.Optional(RoutingFields.split),
+  maxvisits: Type.Optional(RoutingFields.maxvisits),
+  expiredurl: Type.Optional(RoutingFields.expiredurl),
   title: Type.Optional(Type.String({ maxLength: 500 })),
   description: Type.Optional(Type.String({ maxLength: 2000 })),
   metatitle: Type.Optional(Type.String({ maxLength: 500 })),
@@ -141,6 +146,7 @@ const AddFields = Type.Object({
   type: Type.String({ description: 'Extension: `direct`, `frame`, `splash`, a splash page id or `overlay-{id}`, as add takes it' }),
   password: Type.Boolean({ description: 'Extension: whether the link asks for a password (the password itself is never returned)' }),
   ...TargetLists,
+  ...RoutingFields,
   metatitle: Type.String({ description: 'Extension' }),
   metadescription: Type.String({ description: 'Extension' }),
   metaimage: Type.String({ description: 'Extension' }),
@@ -167,7 +173,7 @@ export const LinkDetail = Type.Object({
     health: Health,
     ...AddFields.properties,
   }),
-  data: LinkStats,
+  data: Type.Object({ ...LinkStats.properties, variants: VariantStats }),
 });
 
 export const LinkCreated = Type.Object({ error: Type.Literal(0), id: Type.Integer(), shorturl: Type.String() });

@@ -3,7 +3,8 @@ import type { AppContext } from '../../context.js';
 import { fail } from '../../lib/errors.js';
 import { listData, toPage, type ListData } from '../../lib/pagination.js';
 import { ownDomainAt } from '../domains/service.js';
-import { readStats } from '../stats/service.js';
+import { readStats, readVariantCounts } from '../stats/service.js';
+import { variantUrls } from '../../lib/routing.js';
 import { rangeTotals } from '../stats/series-service.js';
 import { firstChannelOf, ownsChannel } from '../channels/access.js';
 import { pixelIdsOfLink } from '../pixels/service.js';
@@ -66,15 +67,18 @@ async function ownLink(ctx: AppContext, userId: number, id: number) {
 /** With `from`/`to`, clicks and unique clicks count that range; the label maps are all-time totals only. */
 export async function getLink(ctx: AppContext, userId: number, id: number, range: { from?: string; to?: string } = {}) {
   const link = await ownLink(ctx, userId, id);
-  const [stats, totals, pixels, channel, tags, health] = await Promise.all([
+  const urls = variantUrls(link.routing);
+  const [stats, totals, pixels, channel, tags, health, variants] = await Promise.all([
     readStats(ctx, 'link', id, SOCIAL_KEYS),
     rangeTotals(ctx, 'link', id, range),
     pixelIdsOfLink(ctx.db, userId, id),
     firstChannelOf(ctx.db, userId, 'links', id),
     tagsOfLinks(ctx.db, [id]),
     healthOf(ctx.db, 'link', [id]),
+    urls.length ? readVariantCounts(ctx, id, urls.length) : [],
   ]);
-  return toDetail(ctx.config, link, { pixels, channel, tags: tags.get(id) ?? [], health: health.get(id) }, { ...stats, ...totals });
+  const data = { ...stats, ...totals, variants: variants.map((v, n) => ({ url: urls[n]!, ...v })) };
+  return toDetail(ctx.config, link, { pixels, channel, tags: tags.get(id) ?? [], health: health.get(id) }, data);
 }
 
 export { createLink as addLink } from './write/pipeline.js';

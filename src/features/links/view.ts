@@ -2,6 +2,7 @@ import type { Config } from '../../config.js';
 import type { LinkRow } from '../../db/types.js';
 import { shortUrl, type DomainRef } from '../../lib/short-url.js';
 import type { Stats } from '../stats/service.js';
+import { readRouting } from '../../lib/routing.js';
 import type { LinkWithDomain } from './repo.js';
 import { UNKNOWN, type HealthView } from '../health/access.js';
 
@@ -86,6 +87,7 @@ function addFields(link: LinkWithDomain, refs: LinkRefIds) {
     devicetarget: storedList(link.device_targets, ['device', 'link']),
     languagetarget: storedList(link.language_targets, ['language', 'link']),
     parameters: storedList(link.parameters, ['name', 'value']),
+    ...routingFields(link.routing),
     metatitle: link.meta_title,
     metadescription: link.meta_description,
     metaimage: link.meta_image,
@@ -98,7 +100,15 @@ function addFields(link: LinkWithDomain, refs: LinkRefIds) {
   };
 }
 
-export function toDetail(config: Config, link: LinkWithDomain, refs: LinkRefIds, stats: Stats) {
+/** The routing fields as add took them; absent ones read back as none. */
+function routingFields(stored: string) {
+  const routing = readRouting(stored);
+  return { rules: routing.rules ?? [], split: routing.split ?? [], maxvisits: routing.maxvisits ?? null, expiredurl: routing.expiredurl ?? '' };
+}
+
+type VariantCount = { url: string; clicks: number; uniqueClicks: number };
+
+export function toDetail(config: Config, link: LinkWithDomain, refs: LinkRefIds, stats: Stats & { variants: VariantCount[] }) {
   return {
     error: 0 as const,
     details: {

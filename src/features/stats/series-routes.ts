@@ -1,7 +1,7 @@
 import { errorResponses, IdParam } from '../../http/envelopes.js';
 import { accountOf, type Feature } from '../../http/types.js';
 import { MAX_BUCKETS, MAX_HOURLY_DAYS } from './series-buckets.js';
-import { AccountSeriesQuery, SeriesQuery, SeriesResponse } from './series-schema.js';
+import { AccountSeriesQuery, LinkSeriesQuery, SeriesQuery, SeriesResponse } from './series-schema.js';
 import { accountSeries, targetSeries } from './series-service.js';
 import { MAX_SPARKLINE_IDS, SparklineQuery, SparklineResponse } from './sparkline-schema.js';
 import { sparklines } from './sparkline-service.js';
@@ -15,17 +15,17 @@ const RULES =
   'kept as days only, so an hourly series that far back is 0.';
 
 const tags = ['stats'];
-const targetSchema = (summary: string) => ({
+const targetSchema = (summary: string, querystring: typeof SeriesQuery | typeof LinkSeriesQuery = SeriesQuery) => ({
   tags,
   summary,
   description: RULES,
   params: IdParam,
-  querystring: SeriesQuery,
+  querystring,
   response: { 200: SeriesResponse, ...errorResponses },
 });
 
 export const seriesRoutes: Feature = async (app, { ctx }) => {
-  app.get('/url/:id/clicks', { schema: targetSchema('Clicks of a short link over time') }, async (req) => ({
+  app.get('/url/:id/clicks', { schema: targetSchema('Clicks of a short link over time', LinkSeriesQuery) }, async (req) => ({
     error: 0 as const,
     data: await targetSeries(ctx, accountOf(req).userId, 'link', req.params.id, req.query),
   }));

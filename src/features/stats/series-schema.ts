@@ -8,6 +8,16 @@ export const SeriesQuery = Type.Object({
   interval: Type.Optional(Type.String({ description: '`hour`, `day` (default), `week` (ISO, from Monday) or `month`' })),
 });
 
+export const LinkSeriesQuery = Type.Object({
+  ...SeriesQuery.properties,
+  variant: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description: 'Extension: only the visits of this split variant, numbered as `data.variants` of GET /api/url/{id} lists them (from 0)',
+    }),
+  ),
+});
+
 export const AccountSeriesQuery = Type.Object({
   ...SeriesQuery.properties,
   campaign: Type.Optional(Id('Only the links of this campaign of yours')),

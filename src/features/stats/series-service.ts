@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import type { TargetKind } from '../../db/types.js';
+import type { CountedKind, TargetKind } from '../../db/types.js';
 import { fail } from '../../lib/errors.js';
 import { bucketOf, bucketStarts, dayRange, formatDay, formatHour, seriesRange, type SeriesRange } from './series-buckets.js';
 import * as repo from '../../clicks/series-repo.js';
@@ -15,6 +15,8 @@ export interface SeriesQuery {
   from?: string;
   to?: string;
   interval?: string;
+  /** A link's split variant (docs/decisions/0009): its own buckets. */
+  variant?: number;
 }
 
 /** Every bucket of the range, empty ones as 0, labelled as the API writes them. */
@@ -48,7 +50,8 @@ async function own(ctx: AppContext, what: keyof typeof NAMES, userId: number, id
 export async function targetSeries(ctx: AppContext, userId: number, kind: TargetKind, id: number, query: SeriesQuery) {
   const range = seriesRange(query);
   await own(ctx, kind, userId, id);
-  return series(ctx, { target: kind, id }, range);
+  const counted: CountedKind = kind === 'link' && query.variant !== undefined ? `variant:${query.variant}` : kind;
+  return series(ctx, { target: counted, id }, range);
 }
 
 /** Clicks over time of all the account's links and QR codes, or of one of its campaigns or channels. */

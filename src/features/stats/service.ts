@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connect.js';
-import type { TargetKind } from '../../db/types.js';
+import type { TargetKind, VariantKind } from '../../db/types.js';
 import { labelKey, type Dimension } from '../../clicks/derive.js';
 import * as repo from '../../clicks/stats-repo.js';
 import { SOCIAL_NETWORKS } from '../../lib/referrer.js';
@@ -72,4 +72,11 @@ const counts = (rows: Row[]): Record<string, number> => Object.fromEntries(rows.
 
 function labelCounts(rows: Row[]): LabelCounts {
   return rows.length === 0 ? 0 : counts(rows);
+}
+
+/** Clicks and unique clicks of a link's split variants 0..count-1, each counted as a target of its own (`variant:<n>`). */
+export async function readVariantCounts({ db }: { db: Db }, id: number, count: number): Promise<Array<{ clicks: number; uniqueClicks: number }>> {
+  const kinds = Array.from({ length: count }, (_, n): VariantKind => `variant:${n}`);
+  const sums = await repo.readVariantSummaries(db, id, kinds);
+  return kinds.map((kind) => ({ clicks: sums.get(kind)?.clicks ?? 0, uniqueClicks: sums.get(kind)?.uniques ?? 0 }));
 }

@@ -6,7 +6,7 @@ import { isReserved } from '../../../lib/reserved.js';
 import { tagList } from '../../tags/access.js';
 import { aliasesTaken } from '../access.js';
 import type { LinkInput } from '../schema.js';
-import { checkAlias, linkColumns, passwordColumn } from './input.js';
+import { checkAlias, linkColumns, passwordColumn, routingColumn } from './input.js';
 import type { LinkRefs } from './refs.js';
 
 /** The pipeline's first stages (write/pipeline.ts): each item validated and normalised into a row, then the batch's aliases allocated. */
@@ -62,6 +62,7 @@ export async function draft(userId: number, item: NewItem, index: number, refs: 
     device_targets: columns.device_targets ?? '[]',
     language_targets: columns.language_targets ?? '[]',
     parameters: columns.parameters ?? '[]',
+    routing: routingColumn(input, '') ?? '',
     campaign_id: refs.campaignId ?? null,
     health_check: columns.health_check ?? 1,
     fallback_url: columns.fallback_url ?? '',

@@ -5,6 +5,7 @@ import { parseTimestamp } from '../../../lib/time.js';
 import { checkHttpUrl, optionalHttpUrl } from '../../../lib/urls.js';
 import type { LinkInput } from '../schema.js';
 import { fail } from '../../../lib/errors.js';
+import { readRouting, routingText, rules as checkRules, split as checkSplit, type Routing } from '../../../lib/routing.js';
 
 /** Field checks that need no database: each turns request values into column values. */
 
@@ -102,4 +103,27 @@ export function parseType(value: string | undefined, onUpdate: boolean): TypeCho
   const overlay = /^overlay-(\d{1,9})$/.exec(text);
   if (overlay && !onUpdate) return { type: 'overlay', overlayId: Number(overlay[1]) };
   throw fail('link_type_invalid', value!, onUpdate);
+}
+
+/**
+ * The routing column (rules, split, maxvisits, expiredurl) after the fields sent are applied to `stored`
+ * (update keeps what is not sent); undefined when none was sent.
+ */
+export function routingColumn(input: LinkInput, stored: string): string | undefined {
+  const { rules, split, maxvisits, expiredurl } = input;
+  if (rules === undefined && split === undefined && maxvisits === undefined && expiredurl === undefined) return undefined;
+  const next: Routing = readRouting(stored);
+  if (rules !== undefined) next.rules = checkRules(rules);
+  if (split !== undefined) next.split = split.length ? checkSplit(split, 'split') : undefined;
+  if (maxvisits !== undefined) next.maxvisits = maxvisits || undefined;
+  if (expiredurl !== undefined) next.expiredurl = expiredurl?.trim() ? expiredUrl(expiredurl) : undefined;
+  return routingText(next);
+}
+
+function expiredUrl(value: string): string {
+  try {
+    return optionalHttpUrl(value, 'expiredurl');
+  } catch {
+    throw fail('rule_invalid', 'expiredurl', 'must be an http(s) URL.');
+  }
 }

@@ -14,7 +14,7 @@ import { linkNeighbours } from '../ports.js';
 import * as repo from '../repo.js';
 import type { LinkInput } from '../schema.js';
 import { domainOf, typeField } from '../view.js';
-import { checkAlias, linkColumns, passwordColumn } from './input.js';
+import { checkAlias, linkColumns, passwordColumn, routingColumn } from './input.js';
 import { resolveRefs, type LinkRefs } from './refs.js';
 
 /**
@@ -55,6 +55,8 @@ export async function updateLink(ctx: AppContext, userId: number, id: number, se
   if (!link) throw fail('not_found', 'Link');
   const input = keptOverlay(sent, link);
   const columns: LinkUpdate = linkColumns(input);
+  const routing = routingColumn(input, link.routing);
+  if (routing !== undefined) columns.routing = routing;
   const alias = input.custom?.trim() ? checkAlias(input.custom.trim()) : link.alias;
   const password = await passwordColumn(input.password);
   const tags = input.tags === undefined ? undefined : tagList(input.tags);

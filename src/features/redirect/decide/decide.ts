@@ -7,6 +7,7 @@ import { throttleClient } from '../../../lib/client-key.js';
 import { isUnlocked, unlockCookie, type FailureThrottle } from './password.js';
 import { continuePage, expiredPage, passwordPage, throttledPage } from '../pages/site.js';
 import { target, type Visitor } from './targeting.js';
+import { exhausted, route } from './routing.js';
 import { memoize } from '../../../lib/bounded-cache.js';
 
 /**
@@ -21,6 +22,8 @@ export interface Visit extends Visitor {
   /** The Cookie header, for unlocked password links. */
   cookie: string | undefined;
   now: number;
+  /** The request's path and query, for rules on query parameters; absent: no query. */
+  url?: string;
 }
 
 /** Link-preview fetchers of social networks and chat apps: they get the Open Graph page. */
@@ -48,10 +51,11 @@ const page = (status: number, rendered: RenderedPage, count = false, retryAfter?
  * Synchronous and free of I/O: everything it needs was compiled into the cached link.
  */
 export function decide(link: CompiledLink, visit: Visit, secret: string): Decision {
-  if (link.expiresAt !== 0 && visit.now >= link.expiresAt) return page(410, expiredPage(link));
+  if (link.expiresAt !== 0 && visit.now >= link.expiresAt) return expired(link);
+  if (link.routing !== null && exhausted(link.routing)) return expired(link);
   if (link.passwordHash !== null && !isUnlocked(secret, link, visit.cookie, visit.now)) return page(200, passwordPage(link, ''));
   if (isSocialCrawler(visit.userAgent)) return page(200, ogPage(link));
-  const chosen = link.targeting ? target(link.targeting, visit) : undefined;
+  const chosen = link.routing !== null ? route(link.routing, link.targeting, visit) : link.targeting ? target(link.targeting, visit) : undefined;
   const destination = chosen ? chosen.destination : link.destination;
   const rule = chosen ? chosen.rule : DEFAULT_RULE;
   switch (link.type) {
@@ -67,6 +71,13 @@ export function decide(link: CompiledLink, visit: Visit, secret: string): Decisi
   }
 }
 
+/** An expired or exhausted link: its expiredurl when it has one (not counted), else the 410 page. */
+function expired(link: CompiledLink): Decision {
+  const elsewhere = link.routing?.expiredUrl;
+  if (elsewhere) return { kind: 'redirect', status: 302, location: elsewhere, count: false };
+  return page(410, expiredPage(link, link.routing !== null && exhausted(link.routing)));
+}
+
 const INVALID_PASSWORD = 'That password is not right. Please try again.';
 
 /**
@@ -79,7 +90,8 @@ export async function submitPassword(
   secret: string,
   throttle: FailureThrottle,
 ): Promise<Decision> {
-  if (link.expiresAt !== 0 && input.now >= link.expiresAt) return page(410, expiredPage(link));
+  if (link.expiresAt !== 0 && input.now >= link.expiresAt) return expired(link);
+  if (link.routing !== null && exhausted(link.routing)) return expired(link);
   if (link.passwordHash === null) return page(200, continuePage(link));
   const key = `${link.id}|${throttleClient(input.ip)}`;
   const wait = throttle.blockedFor(key, input.now);

@@ -68,4 +68,4 @@ function byLocation(locations: Map<string, Target>, ip: string): Target | undefi
 }
 
 // Browsers send a handful of distinct headers: parse each once, not on every targeted visit.
-const languagesOf = memoize(preferredLanguages, 2_000, 256);
+export const languagesOf = memoize(preferredLanguages, 2_000, 256);

@@ -16,12 +16,12 @@ and QR codes here and see how often they are opened. Open a short link to be tak
 <p><a class="btn" href="/app">Sign in to the dashboard</a></p>`,
 });
 
-export function expiredPage(link: { shortUrl: string; expiresAt: number }): RenderedPage {
-  const when = formatTimestamp(new Date(link.expiresAt));
+export function expiredPage(link: { shortUrl: string; expiresAt: number }, exhausted = false): RenderedPage {
+  const when = exhausted ? 'reached its visit limit' : `expired on ${formatTimestamp(new Date(link.expiresAt))} UTC`;
   return simple(
     'Link expired',
     html`<h1>This link has expired</h1>
-<p>The short link <strong>${link.shortUrl}</strong> expired on ${when} UTC and no longer leads anywhere.</p>
+<p>The short link <strong>${link.shortUrl}</strong> ${when} and no longer leads anywhere.</p>
 <p>If you were given this link, ask its sender for a current one.</p>`,
   );
 }

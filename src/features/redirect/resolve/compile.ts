@@ -11,6 +11,8 @@ import * as accountPages from '../../custom-pages/public.js';
 import type { PublicLinkRow, PublicRepo } from './repo.js';
 import { normalizeLanguage, type Target, type Targeting } from '../decide/targeting.js';
 import { hostKey } from '../../../lib/hosts.js';
+import type { RoutingPlan } from '../decide/routing.js';
+import { compileRouting } from './compile-routing.js';
 
 export type { LinkType };
 
@@ -31,6 +33,8 @@ export interface CompiledLink {
   expiresAt: number;
   passwordHash: string | null;
   targeting: Targeting | null;
+  /** Rules, split, visit cap and expired URL (issue 27); null for nearly every link. */
+  routing: RoutingPlan | null;
   meta: { title: string; description: string; image: string };
   /** Destinations on our own hosts' reserved paths (/api, /docs…): linked, never framed. */
   unframeable: Set<string> | null;
@@ -110,7 +114,7 @@ const KNOWN_TYPES = new Set<string>(LINK_TYPES);
 export function compileLink(deps: CompileDeps, row: PublicLinkRow, domain: DomainRef | null): MaybePromise<CompiledLink | null> {
   const link = fromRow(deps, row, domain);
   if (!link) return null;
-  return link.type === 'direct' && !row.has_pixels ? link : withPages(deps, row, link);
+  return link.type === 'direct' && !row.has_pixels && link.routing?.cap == null ? link : withPages(deps, row, link);
 }
 
 function fromRow(deps: CompileDeps, row: PublicLinkRow, domain: DomainRef | null): CompiledLink | null {
@@ -134,6 +138,7 @@ function fromRow(deps: CompileDeps, row: PublicLinkRow, domain: DomainRef | null
     row.password_hash || null,
     compileTargets(row, suffix),
     meta,
+    compileRouting(row.routing, (href) => withParameters(href, suffix)),
   );
 }
 
@@ -153,6 +158,7 @@ export function linkOf(
   passwordHash: string | null,
   targeting: Targeting | null,
   meta: CompiledLink['meta'],
+  routing: RoutingPlan | null,
 ): CompiledLink {
   return {
     kind: 'link',
@@ -166,6 +172,7 @@ export function linkOf(
     expiresAt,
     passwordHash,
     targeting,
+    routing,
     meta,
     unframeable: null,
     pixels: null,
@@ -183,9 +190,11 @@ async function withPages(deps: CompileDeps, row: PublicLinkRow, link: CompiledLi
     if (!link.overlay) link.type = 'frame';
   }
   if (link.type === 'frame' || link.type === 'overlay') {
-    link.unframeable = await unframeable(deps, [link.destination, ...allTargets(link.targeting)]);
+    link.unframeable = await unframeable(deps, [link.destination, ...allTargets(link.targeting), ...routedTargets(link.routing)]);
   }
   if (row.has_pixels) link.pixels = bundlePixels(await deps.repo.pixels(row.id));
+  // A capped link starts from the clicks stored by every node (resolver.ts keeps it cached only briefly).
+  if (link.routing?.cap) link.routing.cap.used = Number((await deps.repo.clicks(row.id))?.clicks ?? 0);
   return link;
 }
 
@@ -197,6 +206,12 @@ function ownPage<T extends { user_id: number }>(row: PublicLinkRow, page: T | un
 function allTargets(t: Targeting | null): string[] {
   if (!t) return [];
   return [...(t.devices ?? []).map(([, d]) => d), ...(t.languages?.values() ?? []), ...(t.locations?.values() ?? [])].map((d) => d.destination);
+}
+
+function routedTargets(plan: RoutingPlan | null): string[] {
+  if (!plan) return [];
+  const splits = [plan.split, ...plan.rules.map((r) => r.split)].flatMap((split) => split?.targets ?? []);
+  return [...plan.rules.flatMap((r) => (r.target ? [r.target] : [])), ...splits].map((t) => t.destination);
 }
 
 /** Framing our own API, docs or admin pages would lend them our page (clickjacking): those are linked instead. */

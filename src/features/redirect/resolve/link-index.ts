@@ -54,7 +54,7 @@ export class LinkIndex {
     const slot = number === undefined ? 0 : s.find(number, alias);
     if (slot === 0) return undefined;
     const url = shortUrl(this.deps.config, domain, alias);
-    return linkOf(s.ids[slot]!, s.owners[slot]!, alias, url, 'direct', s.destination(slot), s.expires[slot]!, null, null, s.meta(slot));
+    return linkOf(s.ids[slot]!, s.owners[slot]!, alias, url, 'direct', s.destination(slot), s.expires[slot]!, null, null, s.meta(slot), null);
   }
 
   /** An invalidated link key (`l:host/alias`, cacheKeys.link): served by the database path until the next pass. */
@@ -102,7 +102,8 @@ export class LinkIndex {
   }
 
   private add(row: IndexableLinkRow, stale: Set<string>, pass: number): void {
-    if (row.has_pixels || row.type !== 'direct') return;
+    // A routed link (rules, split, cap) is served from the cache: a capped one would even compile asynchronously.
+    if (row.has_pixels || row.type !== 'direct' || row.routing !== '') return;
     const host = (row.host ?? this.deps.config.DEFAULT_HOST).toLowerCase();
     if (stale.has(cacheKeys.link(host, row.alias))) return;
     let number = this.hosts.get(host);
@@ -111,7 +112,7 @@ export class LinkIndex {
     if (!known && this.slots.live >= this.max) return;
     // Direct and without pixels, compileLink answers synchronously (no reads of its own).
     const link = compileLink(this.deps, row, null) as CompiledLink | null;
-    if (!link || link.passwordHash !== null || link.targeting !== null || !this.slots.put(number, row.alias, link, pass)) {
+    if (!link || link.passwordHash !== null || link.targeting !== null || link.routing !== null || !this.slots.put(number, row.alias, link, pass)) {
       if (known) this.slots.remove(number, row.alias);
     }
   }

@@ -5,6 +5,7 @@ import { andThen, type MaybePromise } from '../../../lib/maybe-promise.js';
 import { publicDomainQuery } from '../../domains/access.js';
 import { indexableLinksQuery, publicLinkQuery } from '../../links/access.js';
 import { pixelTagsQuery } from '../../pixels/service.js';
+import { linkClicksQuery } from '../../../clicks/stats-repo.js';
 
 /** A query whose SQL is built once by Kysely and then run with fresh arguments. */
 type Query<A extends unknown[], R> = (
@@ -80,6 +81,8 @@ export function publicRepo(handle: DbHandle) {
     link: first(prepare(handle, linkQuery, [-7001, '\u0000alias'])),
     domain: first(prepare(handle, domainQuery, ['\u0000host'])),
     pixels: prepare(handle, pixelsQuery, [-7002]),
+    /** A capped link's stored clicks, read when it is compiled (compile.ts). */
+    clicks: first(prepare(handle, linkClicksQuery, [-7005])),
     /** A page of the resident index's pass (link-index.ts): rows as arrays on SQLite, as on every miss. */
     indexable: prepare(handle, indexableLinksQuery, [-7003, 7004]),
   };

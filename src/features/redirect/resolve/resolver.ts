@@ -42,6 +42,8 @@ export type Lookup = Resolution;
 
 /** Unknown aliases are cached briefly: long enough to absorb floods, short enough that new links appear. */
 const NEGATIVE_TTL_MS = 5_000;
+/** A capped link is read again this often, so each node sees the others' stored clicks within about one click batch. */
+const CAPPED_TTL_MS = 1_000;
 const MAX_SITES = 10_000;
 /** Host header spellings remembered with their canonical key; longer ones are no host of ours (lib/hosts.ts). */
 const MAX_HOST_SPELLING = 300;
@@ -163,7 +165,8 @@ export class Resolver {
   private store(site: Site, key: string, entry: Entry | null, generation: number): Resolution {
     if (generation === this.generation) {
       if (!entry) this.missing.set(key, site.missing, Math.min(this.ttlMs, NEGATIVE_TTL_MS), Date.now());
-      else if (this.doorkeeper.seenBefore(key)) this.links.set(key, entry, this.ttlMs, Date.now()); // from the second request on
+      // From the second request on; a capped link at once, since its cached copy carries this node's count.
+      else if (isCapped(entry) || this.doorkeeper.seenBefore(key)) this.links.set(key, entry, ttlOf(entry, this.ttlMs), Date.now());
     }
     return entry ?? site.missing;
   }
@@ -194,6 +197,12 @@ export class Resolver {
 function linkIndexSize(config: Config): number {
   if ((config.DIALECT === 'postgres' && !config.REDIS_URL) || config.LINK_CACHE_TTL_S === 0) return 0;
   return config.LINK_INDEX_MAX;
+}
+
+const isCapped = (entry: Entry) => entry.kind === 'link' && entry.routing?.cap != null;
+
+function ttlOf(entry: Entry, ttlMs: number): number {
+  return isCapped(entry) ? Math.min(ttlMs, CAPPED_TTL_MS) : ttlMs;
 }
 
 /**

@@ -29,6 +29,7 @@ export function leanFront(ctx: AppContext, resolver: Resolver, fastify: RequestL
         host,
         ip: clientIp(req),
         cookie: headers.cookie,
+        url: req.url,
         userAgent: headers['user-agent'] ?? '',
         acceptLanguage: headers['accept-language'] ?? '',
         referer: headers.referer ?? '',

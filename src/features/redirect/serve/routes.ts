@@ -120,6 +120,7 @@ function visitOf(req: FastifyRequest, now: number): ServedVisit {
     ip: req.ip,
     referer: req.headers.referer ?? '',
     cookie: req.headers.cookie,
+    url: req.url,
     now,
   };
 }

@@ -3,6 +3,7 @@ import type { CompiledLink } from '../resolve/compile.js';
 import { decide, type Decision, type Visit } from '../decide/decide.js';
 import { NOT_FOUND_PAGE } from '../../../lib/error-pages.js';
 import { normalizeHost } from '../../../lib/hosts.js';
+import { isBot } from '../../../lib/visitor.js';
 import { LANDING_PAGE } from '../pages/site.js';
 import type { Lookup, Site } from '../resolve/resolver.js';
 
@@ -45,6 +46,7 @@ export function answerVisit(ctx: AppContext, found: Lookup, visit: ServedVisit):
   if (found.pixels && normalizeHost(visit.host) === ctx.config.DASHBOARD_HOST) decision = sandboxed(decision);
   if (decision.count && visit.method === 'GET') {
     ctx.clicks.record('link', found.id, found.owner, visit, decision.rule); // only its ip, user agent and referer are kept
+    if (found.routing?.cap && !isBot(visit.userAgent)) found.routing.cap.used++; // as the stored count will count it
   }
   return decision;
 }
