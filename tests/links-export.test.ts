@@ -50,6 +50,13 @@ describe('GET /api/urls/export', () => {
       pixels: [pixel],
       tags: ['export', 'b-side'],
       campaign,
+      rules: [{ conditions: [{ type: 'query', name: 'ref', value: 'a,"b"' }], url: 'https://example.com/ref' }],
+      split: [
+        { url: 'https://a.example/', weight: 1 },
+        { url: 'https://b.example/', weight: 3 },
+      ],
+      maxvisits: 1000,
+      expiredurl: 'https://example.com/over',
     });
     const plain = await post('/api/url/add', { url: 'https://example.com/plain', metatitle: 'Only meta' });
     await server.visit(new URL(plain.shorturl).pathname, { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0' } });
@@ -87,6 +94,10 @@ describe('GET /api/urls/export', () => {
         health: { ...details.health, status: row.health }, // the export has the status only
         healthcheck: row.healthcheck === '1',
         fallbackurl: row.fallbackurl,
+        rules: JSON.parse(row.rules!),
+        split: JSON.parse(row.split!),
+        maxvisits: row.maxvisits ? Number(row.maxvisits) : null,
+        expiredurl: row.expiredurl,
       }).toEqual(details);
       expect({ clicks: Number(row.clicks), uniqueClicks: Number(row.uniqueClicks) }).toEqual({
         clicks: data.clicks,

@@ -204,6 +204,21 @@ describe('a round trip: export, then import into another account', () => {
         languagetarget: [{ language: 'pt_BR', link: `${url}/pt` }],
         parameters: [{ name: 'utm_source', value: 'é, ü' }],
         tags: ['trip', 'Summer sale'],
+        rules: [
+          {
+            conditions: [{ type: 'country', value: 'DE' }],
+            split: [
+              { url: `${url}/de-a`, weight: 2 },
+              { url: `${url}/de-b`, weight: 1 },
+            ],
+          },
+        ],
+        split: [
+          { url: `${url}/a`, weight: 1 },
+          { url: `${url}/b`, weight: 1 },
+        ],
+        maxvisits: 500,
+        expiredurl: `${url}/over`,
       },
       from,
     );

@@ -101,7 +101,7 @@ function addFields(link: LinkWithDomain, refs: LinkRefIds) {
 }
 
 /** The routing fields as add took them; absent ones read back as none. */
-function routingFields(stored: string) {
+export function routingFields(stored: string) {
   const routing = readRouting(stored);
   return { rules: routing.rules ?? [], split: routing.split ?? [], maxvisits: routing.maxvisits ?? null, expiredurl: routing.expiredurl ?? '' };
 }

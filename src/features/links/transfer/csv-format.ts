@@ -3,7 +3,7 @@ import { fail } from '../../../lib/errors.js';
 import { parseTimestamp, formatTimestamp } from '../../../lib/time.js';
 import { shortUrl } from '../../../lib/short-url.js';
 import type { ExportedLink } from '../repo.js';
-import { domainOf, typeField } from '../view.js';
+import { domainOf, routingFields, typeField } from '../view.js';
 
 /**
  * Redirectory's own CSV of links, both ways: every field `POST /api/url/add` takes (targets, parameters and
@@ -37,6 +37,10 @@ export const EXPORT_COLUMNS = [
   'healthcheck',
   'fallbackurl',
   'health',
+  'rules',
+  'split',
+  'maxvisits',
+  'expiredurl',
 ] as const;
 
 /** One link as a CSV record (`health` is the last check's status, informative: an import ignores it); passwords are stored hashed and never leave the service, so `password` is empty. Tags are joined with `|`, as Shlink's export does. */
@@ -76,7 +80,14 @@ export function exportRecord(
     healthcheck: Number(link.health_check) === 1 ? 1 : 0,
     fallbackurl: link.fallback_url,
     health,
+    ...routingCells(link.routing),
   };
+}
+
+/** The routing fields as the detail shows them: rules and split as JSON text, the cap empty when none. */
+function routingCells(stored: string) {
+  const { rules, split, maxvisits, expiredurl } = routingFields(stored);
+  return { rules: JSON.stringify(rules), split: JSON.stringify(split), maxvisits: maxvisits ?? '', expiredurl };
 }
 
 /** A CSV record keyed by normalised header names (see normaliseHeader). */
@@ -154,6 +165,10 @@ export function ownRow(record: CsvRecord, defaultDomain?: string): ImportRow {
     tags: tagsCell(record.tags),
     healthcheck: present(record.healthcheck) === undefined ? undefined : isYes(record.healthcheck),
     fallbackurl: present(record.fallbackurl),
+    rules: json(record, 'rules', 'rules'),
+    split: json(record, 'split', 'split'),
+    maxvisits: present(record.maxvisits) === undefined ? undefined : Number(record.maxvisits),
+    expiredurl: present(record.expiredurl),
   };
   return { input, createdAt: timestampOf(record.date, 'date'), locked: isYes(record.protected) && !password };
 }
