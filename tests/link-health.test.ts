@@ -222,6 +222,27 @@ describe('fallbackurl', () => {
   });
 });
 
+describe("rules', splits' and targets' destinations", () => {
+  it('are checked too: a broken one makes the link broken, and changing them resets its health', async () => {
+    const rule = (url: string) => [{ conditions: [{ type: 'query', name: 'x' }], url }];
+    const routed = {
+      url: `${origin}/ok?many`,
+      split: [
+        { url: `${origin}/ok?a`, weight: 1 },
+        { url: `${origin}/ok?b`, weight: 1 },
+      ],
+      geotarget: [{ location: 'Germany', link: `${origin}/ok?de` }],
+    };
+    const id = await add(routed.url, { ...routed, rules: rule(`${origin}/ok?rule`) });
+    seen.length = 0;
+    expect(await check(id)).toMatchObject({ status: 'ok' });
+    expect(new Set(seen.map((s) => s.path))).toEqual(new Set(['/ok?many', '/ok?a', '/ok?b', '/ok?rule', '/ok?de']));
+    await call('PUT', `/api/url/${id}/update`, { ...routed, rules: rule(`${origin}/missing?rule`) });
+    expect((await detail(id)).health).toMatchObject({ status: 'unknown' });
+    expect(await check(id)).toMatchObject({ status: 'broken', code: 404 });
+  });
+});
+
 describe('the address policy without the test flag', () => {
   it('refuses loopback, by literal address and by name', async () => {
     const strict = await startServer({ HEALTH_INTERVAL_S: '0', OUTBOUND_TIMEOUT_MS: '300' });

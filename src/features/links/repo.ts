@@ -215,7 +215,11 @@ export async function linkIdsAfter(db: Db, afterId: number, limit: number): Prom
 /** What the health checker visits of each link (links/destinations.ts makes the list). */
 export function healthRows(db: Db, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom('links').select(['id', 'long_url', 'health_check']).where('id', 'in', ids).execute();
+  return db
+    .selectFrom('links')
+    .select(['id', 'long_url', 'routing', 'geo_targets', 'device_targets', 'language_targets', 'health_check'])
+    .where('id', 'in', ids)
+    .execute();
 }
 
 /** True while the link at `idColumn` exists and is the account's, for another owner's query. */

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../context.js';
 import type { Db } from '../../../db/connect.js';
 import { isUniqueViolation } from '../../../db/dialect.js';
-import type { LinkUpdate } from '../../../db/types.js';
+import type { LinkRow, LinkUpdate } from '../../../db/types.js';
 import { fail } from '../../../lib/errors.js';
 import { shortUrl } from '../../../lib/short-url.js';
 import { addToChannel } from '../../channels/access.js';
@@ -9,6 +9,7 @@ import { setLinkPixels } from '../../pixels/service.js';
 import { setLinkTags, tagList } from '../../tags/access.js';
 import { aliasTaken } from '../access.js';
 import { destinationsChanged } from '../../health/access.js';
+import { destinationsOf } from '../destinations.js';
 import { invalidateLinksAround } from '../invalidate.js';
 import { linkNeighbours } from '../ports.js';
 import * as repo from '../repo.js';
@@ -69,7 +70,7 @@ export async function updateLink(ctx: AppContext, userId: number, id: number, se
   if (password !== undefined) columns.password_hash = password;
   if (refs.campaignId !== undefined) columns.campaign_id = refs.campaignId;
   try {
-    const recheck = columns.long_url !== link.long_url || (columns.health_check !== undefined && columns.health_check !== Number(link.health_check));
+    const recheck = destinationsMoved(link, columns) || (columns.health_check !== undefined && columns.health_check !== Number(link.health_check));
     await invalidateLinksAround(ctx, [id], () => writeWithRefs(ctx, { refs, userId, tags, recheck }, id, columns));
   } catch (error) {
     if (isUniqueViolation(error)) throw fail('alias_taken');
@@ -77,4 +78,11 @@ export async function updateLink(ctx: AppContext, userId: number, id: number, se
   }
   if (refs.campaignId !== undefined) await linkNeighbours().campaignsChanged(ctx, [link.campaign_id, refs.campaignId]);
   return { id, short: shortUrl(ctx.config, domain, alias) };
+}
+
+/** The update changes where the link may send visitors: the last check's finding no longer holds. */
+function destinationsMoved(link: LinkRow, columns: LinkUpdate): boolean {
+  const before = destinationsOf(link);
+  const after = destinationsOf({ ...link, ...(columns as Partial<LinkRow>) });
+  return before.length !== after.length || before.some((url, i) => url !== after[i]);
 }
