@@ -153,7 +153,7 @@ describe.skipIf(!chromiumPresent())('link routing in Chromium', () => {
     const items = async (label: string) => (await dd(label).locator('li').allTextContents()).map((s) => s.replace(/ · .*/, ''));
     await eventually(() => dd('Rule 1').locator('.rule-when').textContent()).toBe('If IP address in 198.51.100.0/24');
     expect(await items('Rule 1')).toEqual(['75% https://example.com/a', '25% https://example.com/b']);
-    expect(await dd('Rule 2').textContent()).toMatch(/^If ref = mail and Date from .+→ https:\/\/example\.com\/mail$/);
+    expect(await dd('Rule 2').textContent()).toMatch(/^If ref = mail and date from .+→ https:\/\/example\.com\/mail$/);
     expect(await items('Split')).toEqual(['25% https://example.com/home', '25% https://example.com/new', '50% https://example.com/third']);
     expect(await dd('Split').locator('li').nth(hit).textContent()).toContain('· 1 click, 1 unique');
     expect(await dd('Visit cap').textContent()).toBe('500 clicks');

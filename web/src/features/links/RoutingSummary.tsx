@@ -12,11 +12,11 @@ type VariantStats = LinkDetailBody['data']['variants'];
 
 /** A condition in words: `ref = mail`, `IP address in 203.0.113.0/24`, `Date from … until …`. */
 export function conditionText(c: Condition): string {
-  const label = TYPE_LABELS[c.type as ConditionType] ?? c.type;
+  const label = (TYPE_LABELS[c.type as ConditionType] ?? c.type).toLowerCase();
   if (c.type === 'query') return c.absent ? `no ${c.name} parameter` : c.value !== undefined ? `${c.name} = ${c.value}` : `${c.name} present`;
   if (c.type === 'ip') return `IP address in ${c.value}`;
   if (c.type === 'date')
-    return ['Date', c.after && `from ${formatDateTime(c.after)}`, c.before && `until ${formatDateTime(c.before)}`].filter(Boolean).join(' ');
+    return ['date', c.after && `from ${formatDateTime(c.after)}`, c.before && `until ${formatDateTime(c.before)}`].filter(Boolean).join(' ');
   return `${label} ${c.type === 'country' ? countryLabel(c.value ?? '') : c.value}`;
 }
 
@@ -64,7 +64,7 @@ export function RoutingRows({ details, variants }: { details: Details; variants:
       {rules.map(({ rule, first }, i) => (
         <Row key={i} label={`Rule ${i + 1}`}>
           <span className="rule-when">If {rule.conditions.map(conditionText).join(' and ')}</span>
-          {rule.split ? <SplitList split={rule.split} stats={variants} first={first} /> : <div className="url">→ {rule.url}</div>}
+          {rule.split ? <SplitList split={rule.split} stats={variants} first={first} /> : <div className="rule-url">→ {rule.url}</div>}
         </Row>
       ))}
       {details.split.length > 0 && (
