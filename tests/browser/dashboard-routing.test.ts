@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPresent, useBrowserRig } from '../helpers/browser.js';
 import { ensureWebBuilt } from '../helpers/build.js';
-import { capture, watchConsole } from '../helpers/dashboard.js';
+import { capture, captureDark, watchConsole } from '../helpers/dashboard.js';
 import { signedInUser } from '../helpers/session.js';
 
 /**
@@ -109,6 +109,8 @@ describe.skipIf(!chromiumPresent())('link routing in Chromium', () => {
     await page.locator('#rule-1-cond-0').waitFor(); // a section that holds a value opens on edit
     await page.click('button[aria-label="Move rule 2 up"]');
     expect(await page.inputValue('#rule-0-cond-0')).toBe('198.51.100.0/24');
+    // Focus follows the rule; at the top, to the button that can still move it.
+    await eventually(() => page.evaluate<string | null | undefined>("document.activeElement?.getAttribute('aria-label')")).toBe('Move rule 1 down');
     await page.click('button[aria-label="Remove rule 2, condition 2"]');
     expect(await page.locator('#rule-1-cond-1-type').inputValue()).toBe('date');
     await page.click('button[type=submit]');
@@ -134,6 +136,7 @@ describe.skipIf(!chromiumPresent())('link routing in Chromium', () => {
     expect(await page.evaluate<string | undefined>('document.activeElement?.id')).toBe('rule-1-cond-0');
     expect(page.url()).toBe(app(`/links/${id}/edit`));
     await capture(page, 'routing-error', axe);
+    await captureDark(page, 'routing-form-dark', axe, (dark) => dark.locator('#rule-1-cond-0').waitFor());
     expect((await details()).details.rules[1].conditions[0]).toEqual({ type: 'query', name: 'ref', value: 'mail' });
   }, 60_000);
 
@@ -159,6 +162,7 @@ describe.skipIf(!chromiumPresent())('link routing in Chromium', () => {
     expect(await dd('Visit cap').textContent()).toBe('500 clicks');
     expect(await dd('When expired').textContent()).toBe('https://example.com/over');
     await capture(page, 'routing-link', axe);
+    await captureDark(page, 'routing-link-dark', axe, (dark) => dark.locator('.split-list').first().waitFor());
   }, 60_000);
 
   it('found no serious or critical accessibility violation and no console error on any page', () => {

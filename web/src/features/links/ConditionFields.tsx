@@ -25,7 +25,8 @@ const SUGGESTIONS: Partial<Record<ConditionType, string[]>> = {
 interface ConditionProps {
   /** The condition's id (`rule-0-cond-1`): its first input's, which the errors name; the others add a suffix. */
   id: string;
-  name: string;
+  /** The condition's name at a place in its rule ("rule 1, condition 2"). */
+  nameAt(index: number): string;
   index: number;
   count: number;
   condition: ConditionRow;
@@ -35,7 +36,8 @@ interface ConditionProps {
 }
 
 /** One condition of a rule: its kind, then the one or two values that kind needs. */
-export function ConditionFields({ id, name, index, count, condition, onChange, onMove, onRemove }: ConditionProps) {
+export function ConditionFields({ id, nameAt, index, count, condition, onChange, onMove, onRemove }: ConditionProps) {
+  const name = nameAt(index);
   const set = (part: Partial<ConditionRow>) => onChange({ ...condition, ...part });
   return (
     <div className="condition" role="group" aria-label={name.replace(/^./, (c) => c.toUpperCase())}>
@@ -49,7 +51,7 @@ export function ConditionFields({ id, name, index, count, condition, onChange, o
         </select>
       </FormField>
       <Operands id={id} condition={condition} set={set} />
-      <ListButtons name={name} index={index} count={count} min={1} onMove={onMove} onRemove={onRemove} />
+      <ListButtons nameAt={nameAt} index={index} count={count} min={1} onMove={onMove} onRemove={onRemove} />
     </div>
   );
 }

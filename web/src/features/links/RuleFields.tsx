@@ -26,13 +26,13 @@ export function RuleFields({ index, count, rule, onChange, onMove, onRemove }: R
       <legend>Rule {index + 1}</legend>
       <div className="rule-head">
         <p className="muted small">{conditions.length > 1 ? 'When all of these hold:' : 'When this holds:'}</p>
-        <ListButtons name={name} index={index} count={count} onMove={onMove} onRemove={onRemove} />
+        <ListButtons nameAt={(k) => `rule ${k + 1}`} index={index} count={count} onMove={onMove} onRemove={onRemove} />
       </div>
       {conditions.map((condition, j) => (
         <ConditionFields
           key={j}
           id={conditionId(index, j)}
-          name={`${name}, condition ${j + 1}`}
+          nameAt={(k) => `${name}, condition ${k + 1}`}
           index={j}
           count={conditions.length}
           condition={condition}
