@@ -60,8 +60,8 @@ describe.skipIf(!chromiumPresent())('the link create form in Chromium', () => {
   it('shows the short form first, with every other option folded into sections that open on demand', async () => {
     await newForm();
     for (const id of ['#url', '#domain', '#custom', '#title']) expect(await page.isVisible(id), id).toBe(true);
-    expect(await page.locator('details.fold').count()).toBe(6);
-    for (const title of ['Targeting', 'Access', 'Health', 'Parameters', 'Social card', 'Grouping and tracking'])
+    expect(await page.locator('details.fold').count()).toBe(7);
+    for (const title of ['Targeting', 'Routing', 'Access', 'Health', 'Parameters', 'Social card', 'Grouping and tracking'])
       expect(await isOpen(title), title).toBe(false);
     expect(await page.isVisible('#expiry')).toBe(false);
     expect(await page.isVisible('text=Add country')).toBe(false);

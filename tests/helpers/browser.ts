@@ -38,9 +38,9 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Screenshots go to the git-ignored screenshots/ folder at the repository root, to look at by eye. */
+/** Screenshots go to the git-ignored screenshots/ folder at the repository root (or SCREENSHOTS_DIR), to look at by eye. */
 export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
-  const dir = join(import.meta.dirname, '..', '..', 'screenshots');
+  const dir = process.env.SCREENSHOTS_DIR || join(import.meta.dirname, '..', '..', 'screenshots');
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}-${page.viewportSize()?.width ?? 0}.png`), fullPage });
 }

@@ -7,6 +7,7 @@ import { CHOICES_KEY, getLink, linkChoices, linkKeys, type LinkChoices } from '.
 import { EMPTY_FORM, formOfLink, withScheme, type FieldName, type LinkForm } from './form.js';
 import { ErrorsContext, FormField } from './FormField.js';
 import { LinkCreated } from './LinkCreated.js';
+import { RoutingFields } from './RoutingFields.js';
 import { GroupingFields } from './LinkGrouping.js';
 import {
   AccessFields,
@@ -135,7 +136,7 @@ interface FoldedProps extends SectionProps {
   saver: ReturnType<typeof useLinkSave>;
 }
 
-/** Targeting, access, parameters, social card and grouping, each folded under a summary of what it holds. */
+/** Targeting, routing, access, parameters, social card and grouping, each folded under a summary of what it holds. */
 function FoldedSections({ id, initial, form, set, choices, opened, saver }: FoldedProps) {
   const summary = sectionSummaries(form, choices);
   const open = (name: SectionName) => Boolean(opened?.[name]);
@@ -144,6 +145,9 @@ function FoldedSections({ id, initial, form, set, choices, opened, saver }: Fold
     <>
       <Section name="targeting" title="Targeting" summary={summary.targeting} open={open('targeting')}>
         <TargetingFields {...sectionProps} />
+      </Section>
+      <Section name="routing" title="Routing" summary={summary.routing} open={open('routing')}>
+        <RoutingFields {...sectionProps} />
       </Section>
       <Section name="access" title="Access" summary={summary.access} open={open('access')}>
         <AccessFields {...sectionProps} editing={id !== undefined} pastExpiry={saver.pastExpiry} confirming={saver.confirming} />

@@ -12,6 +12,7 @@ const LANGUAGES = ['en', 'de', 'fr', 'es', 'pt', 'pt-br', 'it', 'nl', 'ja', 'zh'
 // What a section offers, while it holds nothing yet.
 const EMPTY: Record<SectionName, string> = {
   targeting: 'Not set: by country, device or language',
+  routing: 'Not set: rules, A/B split, visit cap',
   access: 'Not set: password, expiry',
   parameters: 'Not set: UTM and other query parameters',
   social: 'Not set: title, description and image for social networks',

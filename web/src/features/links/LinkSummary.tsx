@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { HealthRow } from './HealthRow.js';
+import { RoutingRows } from './RoutingSummary.js';
+import './Routing.css';
 import { CopyButton } from '../../lib/CopyButton.js';
 import type { LinkDetailBody } from '../../lib/types.js';
 import { formatDateTime, formatNumber, plural } from '../../lib/ui.js';
@@ -47,7 +49,7 @@ function targetRows(details: Details): [string, string][] {
 }
 
 /** Everything a link is, as `GET /api/url/{id}` gives it, with ids named from the lists the form loads. */
-export function LinkSummary({ details, totals }: { details: Details; totals: { clicks: number; uniqueClicks: number } }) {
+export function LinkSummary({ details, totals }: { details: Details; totals: Pick<LinkDetailBody['data'], 'clicks' | 'uniqueClicks' | 'variants'> }) {
   const { data: choices } = useQuery({ queryKey: CHOICES_KEY, queryFn: linkChoices });
   const campaign = details.campaign ? choices?.campaigns.find((c) => c.id === details.campaign) : undefined;
   const channel = details.channel ? choices?.channels.find((c) => c.id === details.channel) : undefined;
@@ -87,6 +89,7 @@ export function LinkSummary({ details, totals }: { details: Details; totals: { c
             {v}
           </Row>
         ))}
+        <RoutingRows details={details} variants={totals.variants} />
         <Row label="Parameters">{details.parameters.length ? details.parameters.map((p) => `${p.name}=${p.value}`).join(' & ') : <None />}</Row>
         <Row label="Campaign">
           {details.campaign ? <Link href={`/links?campaign=${details.campaign}`}>{campaign?.name ?? `#${details.campaign}`}</Link> : <None />}

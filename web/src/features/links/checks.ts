@@ -1,5 +1,6 @@
-import { ApiError } from '../../lib/api.js';
+import { ApiError, errorText } from '../../lib/api.js';
 import { countryOfKey } from './countries.js';
+import { checkRouting, routingErrorText, routingFieldOf } from './routing-checks.js';
 import type { FieldName, LinkForm, Row } from './form.js';
 
 /** Messages by the id of the input they belong to (`url`, `custom`, `geo-0-value`, …). */
@@ -58,7 +59,7 @@ export function checkForm(form: LinkForm, changed: ReadonlySet<FieldName> | null
     form.parameters.forEach((row, i) => {
       if (!row.key.trim()) errors[`param-${i}-key`] = 'Name the parameter.';
     });
-  return errors;
+  return { ...errors, ...checkRouting(form, judged) };
 }
 
 // The API names the field in a code of its own, or first in the message ("url must…", "geotarget[0].link must…").
@@ -85,6 +86,8 @@ const PLAIN = new Set([
   'campaign',
   'channel',
   'pixels',
+  'maxvisits',
+  'expiredurl',
 ]);
 const ROW_PREFIX: Record<string, string> = { geotarget: 'geo', devicetarget: 'device', languagetarget: 'language', parameters: 'param' };
 
@@ -92,6 +95,7 @@ const ROW_PREFIX: Record<string, string> = { geotarget: 'geo', devicetarget: 'de
 export function fieldOfError(error: unknown): string | null {
   if (!(error instanceof ApiError)) return null;
   if (BY_CODE[error.code]) return BY_CODE[error.code]!;
+  if (error.code === 'rule_invalid') return routingFieldOf(error.message);
   const named = /^(\w+)(?:\[(\d+)\]\.(\w+))?/.exec(error.message);
   if (!named) return null;
   const [, field, index, part] = named;
@@ -100,6 +104,10 @@ export function fieldOfError(error: unknown): string | null {
   if (!prefix || index === undefined) return null;
   return `${prefix}-${index}-${part === 'link' || part === 'value' ? 'value' : 'key'}`;
 }
+
+/** An error's message as shown beside its field: a routing error without the place it names. */
+export const fieldErrorText = (error: unknown) =>
+  error instanceof ApiError && error.code === 'rule_invalid' ? routingErrorText(error.message) : errorText(error);
 
 /** Whether a datetime-local value lies before now. */
 export const isPast = (expiry: string, now = Date.now()) => expiry !== '' && new Date(expiry).getTime() < now;

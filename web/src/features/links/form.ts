@@ -1,9 +1,13 @@
 import type { LinkDetailBody, LinkInput, Row } from '../../lib/types.js';
+import { expiryToInput, inputToExpiry, withScheme } from './form-texts.js';
+import { EMPTY_ROUTING, routingBody, routingOfLink, tidyRouting, type RoutingForm } from './routing-form.js';
+
+export { expiryToInput, inputToExpiry, withScheme };
 
 export type { Row };
 
-/** What the link form edits; target and parameter lists as rows of two texts. */
-export interface LinkForm {
+/** What the link form edits; target and parameter lists as rows of two texts, routing as routing-form.ts has it. */
+export interface LinkForm extends RoutingForm {
   url: string;
   custom: string;
   domain: string;
@@ -57,24 +61,8 @@ export const EMPTY_FORM: LinkForm = {
   tags: [],
   healthcheck: true,
   fallbackurl: '',
+  ...EMPTY_ROUTING,
 };
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** `YYYY-MM-DD HH:MM:SS` (UTC, the API's form) → the local `YYYY-MM-DDTHH:MM` of a datetime-local input. */
-export function expiryToInput(value: string | null): string {
-  if (!value) return '';
-  const date = new Date(`${value.replace(' ', 'T')}Z`);
-  if (Number.isNaN(date.getTime())) return '';
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
-/** The local time a person picked → the API's UTC `YYYY-MM-DD HH:MM:SS`. */
-export function inputToExpiry(value: string): string | null {
-  if (!value) return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : date.toISOString().slice(0, 19).replace('T', ' ');
-}
 
 /** A list in add's shape (`[{location, link}]`, …) as the form's rows. */
 const toRows = <K extends string, V extends string>(list: Array<Record<K | V, string>>, key: K, value: V): Row[] =>
@@ -106,6 +94,7 @@ export function formOfLink(body: LinkDetailBody): LinkForm {
     tags: details.tags,
     healthcheck: details.healthcheck,
     fallbackurl: details.fallbackurl,
+    ...routingOfLink(details),
   };
 }
 
@@ -140,18 +129,7 @@ export function linkBody(form: LinkForm, changed: ReadonlySet<FieldName> | null)
   if (send('tags') && (changed || form.tags.length)) body.tags = form.tags;
   if (send('healthcheck') && (changed || !form.healthcheck)) body.healthcheck = form.healthcheck;
   if (send('fallbackurl') && (changed || form.fallbackurl.trim())) body.fallbackurl = form.fallbackurl.trim();
-  return body;
-}
-
-/**
- * A destination typed without a scheme (`shop.example.com/x`) as the https address people mean, as Dub and
- * Bitly read it; anything with a scheme (or no host-like start) is left for the checks to judge.
- */
-export function withScheme(value: string): string {
-  const text = value.trim();
-  if (!text || /^[a-z][a-z\d+.-]*:\/\//i.test(text) || /^(mailto|javascript|data|tel|file|blob|about):/i.test(text)) return text;
-  if (text.startsWith('//')) return `https:${text}`;
-  return /^(localhost|[^\s/:?#]+\.[^\s/:?#]+)(:\d+)?([/?#]|$)/i.test(text) ? `https://${text}` : text;
+  return { ...body, ...routingBody(form, send, changed !== null) };
 }
 
 /** The form as it is sent: addresses given their scheme, and rows left wholly empty dropped (so row numbers match the API's). */
@@ -160,6 +138,7 @@ export function tidy(form: LinkForm): LinkForm {
     list.filter((r) => r.key.trim() || r.value.trim()).map((r) => (urls ? { ...r, value: withScheme(r.value) } : r));
   return {
     ...form,
+    ...tidyRouting(form),
     url: withScheme(form.url),
     metaimage: withScheme(form.metaimage),
     fallbackurl: withScheme(form.fallbackurl),

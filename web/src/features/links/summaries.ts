@@ -36,13 +36,22 @@ export function sectionSummaries(form: LinkForm, choices?: LinkChoices): Record<
     parameters: params.length > 2 ? `${params.slice(0, 2).join(', ')} and ${params.length - 2} more` : params.join(', '),
     social: social.length ? `${social.join(', ')} set` : '',
     grouping: grouping.join(', '),
+    routing: [
+      ...count(form.rules.length, 'rule', 'rules'),
+      form.split.length && `split ${form.split.length} ways`,
+      form.maxvisits.trim() && `cap ${form.maxvisits.trim()} visits`,
+      form.expiredurl.trim() && 'expired address',
+    ]
+      .filter(Boolean)
+      .join(', ')
+      .replace(/^./, (c) => c.toUpperCase()),
     health: [!form.healthcheck && 'Checks off', form.fallbackurl.trim() && `Fallback ${form.fallbackurl.trim().replace(/^https?:\/\//, '')}`]
       .filter(Boolean)
       .join(', '),
   };
 }
 
-export type SectionName = 'targeting' | 'access' | 'parameters' | 'social' | 'grouping' | 'health';
+export type SectionName = 'targeting' | 'routing' | 'access' | 'parameters' | 'social' | 'grouping' | 'health';
 
 /** A redirect type as the form's select names it. */
 export function typeLabel(type: string, choices?: LinkChoices): string {

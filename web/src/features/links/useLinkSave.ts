@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { errorText } from '../../lib/api.js';
 import { addLink, linkKeys, updateLink } from './api.js';
-import { checkForm, fieldOfError, isPast, type FieldErrors } from './checks.js';
+import { checkForm, fieldErrorText, fieldOfError, isPast, type FieldErrors } from './checks.js';
 import { linkBody, tidy, type FieldName, type LinkForm } from './form.js';
 
 interface SaveOptions {
@@ -47,7 +46,7 @@ export function useLinkSave({ id, form, setForm, changed, onSaved }: SaveOptions
     onError: (error) => {
       const field = fieldOfError(error);
       if (!field) return;
-      setErrors({ [field]: errorText(error) });
+      setErrors({ [field]: fieldErrorText(error) });
       focusOn('');
     },
   });
