@@ -141,8 +141,7 @@ describe('POST /api/url/add', () => {
       'topOs',
       'topReferrers',
       'uniqueClicks',
-      'variants',
-    ]);
+    ]); // `variants` only on a link that splits its traffic (tests/rules.test.ts)
     expect(got.body.data.socialCount).toEqual({ facebook: 0, twitter: 0, google: 0 });
     const stored = await row(res.body.id);
     expect(stored).toMatchObject({ type: 'frame', campaign_id: mine.campaign, meta_title: 'MT', meta_image: 'https://img.example.com/a.png' });

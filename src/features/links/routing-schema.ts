@@ -53,5 +53,6 @@ export const RoutingFields = {
 };
 
 export const VariantStats = Type.Array(Type.Object({ url: Type.String(), clicks: Type.Integer(), uniqueClicks: Type.Integer() }), {
-  description: "Extension: the default split's variants in order, then each rule split's, with their clicks; [] without a split",
+  description:
+    "Extension: the default split's variants in order, then each rule split's, with their clicks; only on a link that splits its traffic (the spec's `data` keeps its keys otherwise)",
 });

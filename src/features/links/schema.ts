@@ -173,7 +173,7 @@ export const LinkDetail = Type.Object({
     health: Health,
     ...AddFields.properties,
   }),
-  data: Type.Object({ ...LinkStats.properties, variants: VariantStats }),
+  data: Type.Object({ ...LinkStats.properties, variants: Type.Optional(VariantStats) }),
 });
 
 export const LinkCreated = Type.Object({ error: Type.Literal(0), id: Type.Integer(), shorturl: Type.String() });

@@ -77,7 +77,8 @@ export async function getLink(ctx: AppContext, userId: number, id: number, range
     healthOf(ctx.db, 'link', [id]),
     urls.length ? readVariantCounts(ctx, id, urls.length) : [],
   ]);
-  const data = { ...stats, ...totals, variants: variants.map((v, n) => ({ url: urls[n]!, ...v })) };
+  // Only a link that splits its traffic gains the key: the spec's `data` keeps its own keys otherwise.
+  const data = { ...stats, ...totals, ...(urls.length ? { variants: variants.map((v, n) => ({ url: urls[n]!, ...v })) } : {}) };
   return toDetail(ctx.config, link, { pixels, channel, tags: tags.get(id) ?? [], health: health.get(id) }, data);
 }
 

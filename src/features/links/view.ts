@@ -108,7 +108,7 @@ export function routingFields(stored: string) {
 
 type VariantCount = { url: string; clicks: number; uniqueClicks: number };
 
-export function toDetail(config: Config, link: LinkWithDomain, refs: LinkRefIds, stats: Stats & { variants: VariantCount[] }) {
+export function toDetail(config: Config, link: LinkWithDomain, refs: LinkRefIds, stats: Stats & { variants?: VariantCount[] }) {
   return {
     error: 0 as const,
     details: {

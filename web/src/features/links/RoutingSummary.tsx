@@ -26,7 +26,7 @@ function SplitList({ split, stats, first }: { split: Variant[]; stats: VariantSt
   return (
     <ol className="split-list">
       {split.map((v, k) => {
-        const counted = stats[first + k];
+        const counted = stats?.[first + k];
         return (
           <li key={k}>
             <strong>{Math.round((v.weight * 100) / total)}%</strong> {v.url}
