@@ -2,7 +2,8 @@
 // under load at the same time, so the machine's drift (the other tenants of a shared host, the CPU's clock)
 // lands on both alike and the per-window difference is paired.
 // `node bench/paired.mjs BUILD_A BUILD_B` (each a checkout with dist/ built and node_modules); env WINDOWS
-// (default 10), ENV_A / ENV_B (JSON of extra env for that server). Needs wrk.
+// (default 10), ENV_A / ENV_B (JSON of extra env for that server), PREFIX (default d: the direct links; t targeted,
+// p with parameters, r routed: 6 rules and a 3-way split, as bench/seed.mjs makes them). Needs wrk.
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { freePort, median, start, stop, waitForPort } from './lib/proc.mjs';
 const [A, B] = process.argv.slice(2, 4).map((dir) => resolve(dir ?? '.'));
 const WINDOWS = Number(process.env.WINDOWS ?? 10);
 const SECONDS = 4;
+const PREFIX = process.env.PREFIX ?? 'd';
 const SETTLE_MS = 1_500; // the last batch of a window is written before its CPU is read
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'redirectory-paired-'));
@@ -54,7 +56,7 @@ function threadCpu(pid) {
   return cpu;
 }
 
-/** One wrk a server, both at once: answered requests of a run over 1000 direct links, the benchmark's traffic. */
+/** One wrk a server, both at once: answered requests of a run over 1000 links of PREFIX, the benchmark's traffic. */
 async function wrk(port, seconds) {
   const spec = {
     url: `http://127.0.0.1:${port}`,
@@ -62,7 +64,7 @@ async function wrk(port, seconds) {
     threads: 1,
     connections: 25,
     duration: seconds,
-    paths: { prefix: 'd', count: 1000 },
+    paths: { prefix: PREFIX, count: 1000 },
   };
   const { stdout } = await run('wrk', wrkCommand(spec));
   return JSON.parse(stdout.trim().split('\n').pop()).requests;

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { inNetwork, parseAddress, parseNetwork } from '../src/lib/ip-match.js';
+import { inNetwork, networkTest, parseAddress, parseNetwork } from '../src/lib/ip-match.js';
 import { variant, visitorHash, type Split } from '../src/features/redirect/decide/routing.js';
 
 describe('ip networks', () => {
-  const inside = (network: string, ip: string) => inNetwork(parseNetwork(network)!, parseAddress(ip));
+  // The compiled test the redirect runs must answer as inNetwork does.
+  const inside = (network: string, ip: string) => {
+    const answer = inNetwork(parseNetwork(network)!, parseAddress(ip));
+    expect(networkTest(parseNetwork(network)!)(parseAddress(ip))).toBe(answer);
+    return answer;
+  };
 
   it('matches IPv4 networks, single addresses and IPv4-mapped IPv6 visitors', () => {
     expect(inside('203.0.113.0/24', '203.0.113.255')).toBe(true);
@@ -12,6 +17,9 @@ describe('ip networks', () => {
     expect(inside('0.0.0.0/0', '1.2.3.4')).toBe(true);
     expect(inside('198.51.100.7', '198.51.100.7')).toBe(true);
     expect(inside('198.51.100.7', '198.51.100.6')).toBe(false);
+    expect(inside('128.0.0.0/1', '200.1.2.3')).toBe(true);
+    expect(inside('128.0.0.0/1', '127.255.255.255')).toBe(false);
+    expect(inside('255.255.255.255/32', '255.255.255.255')).toBe(true);
   });
 
   it('matches IPv6 networks at any prefix, and never across families', () => {

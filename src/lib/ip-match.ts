@@ -67,3 +67,15 @@ export function inNetwork(network: Network, address: Address | null): boolean {
   }
   return true;
 }
+
+/**
+ * `inNetwork` as a compiled test: an IPv4 network is one mask and compare of the last word (a routing rule's
+ * `ip` condition runs on every visit of its link).
+ */
+export function networkTest(network: Network): (address: Address | null) => boolean {
+  if (network.v6) return (address) => inNetwork(network, address);
+  const bits = network.prefix - 96;
+  const mask = bits === 0 ? 0 : -1 << (32 - bits); // `<< 32` would shift by 0
+  const base = network.words[3]! & mask;
+  return (address) => address !== null && !address.v6 && (address.words[3]! & mask) === base;
+}

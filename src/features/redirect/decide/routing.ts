@@ -38,41 +38,63 @@ export interface RoutedVisit extends Visitor {
   now: number;
 }
 
-const NO_QUERY = new URLSearchParams();
+/** A user agent's part in routing, once per distinct string: its hash, and its parse once a condition asks. */
+interface AgentFacts {
+  hash: number;
+  agent: Agent | undefined;
+}
+/** An address's: written as IPv4 when IPv4-mapped (what the hash reads), and parsed once an `ip` condition asks. */
+interface IpFacts {
+  written: string;
+  address: Address | null | undefined;
+}
 
-const agentHash = memoize(
-  (userAgent) => {
+// One memo entry per header string instead of one per fact: each lookup hashes and compares the string.
+const agentFacts = memoize(
+  (userAgent): AgentFacts => {
     let h = 0x811c9dc5;
     for (let i = 0; i < userAgent.length; i++) h = Math.imul(h ^ userAgent.charCodeAt(i), 0x01000193);
-    return Math.imul(h ^ 10, 0x01000193);
+    return { hash: Math.imul(h ^ 10, 0x01000193), agent: undefined };
   },
   10_000,
   1_024,
 );
+const ipFacts = memoize((ip): IpFacts => ({ written: normalizeIp(ip), address: undefined }), 10_000, 64);
 
 /** What conditions test, each worked out once per visit at most. */
 export class Facts {
-  private agentOf: Agent | undefined;
-  private queryOf: URLSearchParams | undefined;
+  private agentOf: AgentFacts | undefined;
+  private ipOf: IpFacts | undefined;
+  private queryOf: URLSearchParams | null | undefined;
   private countryAt: Country | null | undefined;
-  private addressOf: Address | null | undefined;
 
   constructor(readonly visit: RoutedVisit) {}
 
+  get agentFacts(): AgentFacts {
+    return (this.agentOf ??= agentFacts(this.visit.userAgent));
+  }
+
+  get ipFacts(): IpFacts {
+    return (this.ipOf ??= ipFacts(this.visit.ip));
+  }
+
   get address(): Address | null {
-    if (this.addressOf === undefined) this.addressOf = visitorAddress(this.visit.ip);
-    return this.addressOf;
+    const ip = this.ipFacts;
+    if (ip.address === undefined) ip.address = visitorAddress(this.visit.ip);
+    return ip.address;
   }
 
   get agent(): Agent {
-    return (this.agentOf ??= describeAgent(this.visit.userAgent));
+    const facts = this.agentFacts;
+    return (facts.agent ??= describeAgent(this.visit.userAgent));
   }
 
-  get query(): URLSearchParams {
+  /** null without a query, the common case. */
+  get query(): URLSearchParams | null {
     if (this.queryOf === undefined) {
       const url = this.visit.url ?? '';
       const at = url.indexOf('?');
-      this.queryOf = at < 0 ? NO_QUERY : new URLSearchParams(url.slice(at + 1));
+      this.queryOf = at < 0 ? null : new URLSearchParams(url.slice(at + 1));
     }
     return this.queryOf;
   }
@@ -94,15 +116,13 @@ export function exhausted(plan: RoutingPlan): boolean {
 
 /** Rules first, then the spec's targets, then the default split; undefined: the link's own destination. */
 export function route(plan: RoutingPlan, targeting: Targeting | null, visit: RoutedVisit): Target | undefined {
-  if (plan.rules.length) {
-    const facts = new Facts(visit);
-    for (const rule of plan.rules) {
-      if (holds(rule.tests, facts)) return rule.target ?? variant(rule.split!, visit);
-    }
+  const facts = new Facts(visit);
+  for (const rule of plan.rules) {
+    if (holds(rule.tests, facts)) return rule.target ?? pick(rule.split!, hashOf(facts.agentFacts, facts.ipFacts));
   }
   const targeted = targeting ? target(targeting, visit) : undefined;
   if (targeted) return targeted;
-  return plan.split ? variant(plan.split, visit) : undefined;
+  return plan.split ? pick(plan.split, hashOf(facts.agentFacts, facts.ipFacts)) : undefined;
 }
 
 function holds(tests: Array<(facts: Facts) => boolean>, facts: Facts): boolean {
@@ -112,8 +132,12 @@ function holds(tests: Array<(facts: Facts) => boolean>, facts: Facts): boolean {
 
 /** The visitor's variant: a stable hash of IP and user agent, so a visitor keeps theirs on every node and visit. */
 export function variant(split: Split, visitor: Pick<Visitor, 'ip' | 'userAgent'>): Target {
+  return pick(split, visitorHash(visitor.ip, visitor.userAgent));
+}
+
+function pick(split: Split, hash: number): Target {
   const total = split.bounds[split.bounds.length - 1]!;
-  const point = visitorHash(visitor.ip, visitor.userAgent) % total;
+  const point = hash % total;
   let i = 0;
   while (point >= split.bounds[i]!) i++;
   return split.targets[i]!;
@@ -125,8 +149,12 @@ export function variant(split: Split, visitor: Pick<Visitor, 'ip' | 'userAgent'>
  * part is remembered.
  */
 export function visitorHash(ip: string, userAgent: string): number {
-  let h = agentHash(userAgent);
-  const address = normalizeIp(ip);
+  return hashOf(agentFacts(userAgent), ipFacts(ip));
+}
+
+function hashOf(agent: AgentFacts, ip: IpFacts): number {
+  let h = agent.hash;
+  const address = ip.written;
   for (let i = 0; i < address.length; i++) h = Math.imul(h ^ address.charCodeAt(i), 0x01000193);
   // A final avalanche: FNV's low bits alone follow the last characters too closely.
   h ^= h >>> 16;

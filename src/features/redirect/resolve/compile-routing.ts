@@ -1,5 +1,5 @@
 import { normalizeLanguage } from '../../../lib/languages.js';
-import { inNetwork, parseNetwork } from '../../../lib/ip-match.js';
+import { networkTest, parseNetwork } from '../../../lib/ip-match.js';
 import { readRouting, type Condition, type Variant } from '../../../lib/routing.js';
 import { parseTimestamp } from '../../../lib/time.js';
 import { httpHref } from '../../../lib/urls.js';
@@ -58,12 +58,15 @@ function compileCondition(c: Condition): Test | null {
   switch (c.type) {
     case 'query': {
       const { name, value, absent } = c;
-      if (absent) return (f) => !f.query.has(name);
-      return value === undefined ? (f) => f.query.has(name) : (f) => f.query.has(name, value);
+      // Most visits have no query: `null`, not an empty URLSearchParams asked.
+      if (absent) return (f) => f.query === null || !f.query.has(name);
+      return value === undefined ? (f) => f.query !== null && f.query.has(name) : (f) => f.query !== null && f.query.has(name, value);
     }
     case 'ip': {
       const network = parseNetwork(c.value);
-      return network && ((f) => inNetwork(network, f.address));
+      if (!network) return null;
+      const inside = networkTest(network);
+      return (f) => inside(f.address);
     }
     case 'date': {
       const after = c.after ? (parseTimestamp(c.after)?.getTime() ?? NaN) : -Infinity;
@@ -93,7 +96,11 @@ function valueTest(kind: string, value: string): Test | null {
       const code = normalizeLanguage(value);
       const primaryOnly = !code.includes('-');
       const prefix = `${code}-`;
-      return (f) => f.languages.some((tag) => tag === code || (primaryOnly && tag.startsWith(prefix)));
+      return (f) => {
+        const tags = f.languages;
+        for (let i = 0; i < tags.length; i++) if (tags[i] === code || (primaryOnly && tags[i]!.startsWith(prefix))) return true;
+        return false;
+      };
     }
     case 'country':
       return (f) => {
