@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPresent, useBrowserRig } from '../helpers/browser.js';
 import { ensureWebBuilt } from '../helpers/build.js';
-import { capture, watchConsole } from '../helpers/dashboard.js';
+import { capture, watchConsole, useSessionCookie } from '../helpers/dashboard.js';
 import { createLink } from '../helpers/grouping-fixtures.js';
 import { signedInUser } from '../helpers/session.js';
 
@@ -42,8 +42,7 @@ describe.skipIf(!chromiumPresent())('campaigns and channels in Chromium', () => 
     made.campaign = (await call('POST', '/api/campaign/add', { name: 'Spring', slug: 'spring-rot', public: true })).id;
     await call('POST', `/api/campaign/${made.campaign}/assign/${made.link}`);
     page = await rig.newPage();
-    const at = owner.cookie.indexOf('=');
-    await page.context().addCookies([{ name: owner.cookie.slice(0, at), value: owner.cookie.slice(at + 1), url: rig.server.url }]);
+    await useSessionCookie(page, rig.server.url, owner.cookie);
     consoleErrors = watchConsole(page);
   }, 180_000); // a first build of the dashboard
 

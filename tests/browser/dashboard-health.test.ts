@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPresent, useBrowserRig } from '../helpers/browser.js';
 import { ensureWebBuilt } from '../helpers/build.js';
-import { capture, captureDark, watchConsole } from '../helpers/dashboard.js';
+import { capture, captureDark, watchConsole, useSessionCookie } from '../helpers/dashboard.js';
 import { signedInUser } from '../helpers/session.js';
 
 /**
@@ -39,8 +39,7 @@ describe.skipIf(!chromiumPresent())('link health in Chromium', () => {
     expect((await call('POST', `/api/url/${fine}/check`)).health.status).toBe('ok');
     expect((await call('POST', `/api/url/${dead}/check`)).health).toMatchObject({ status: 'broken', code: 404 });
     page = await rig.newPage();
-    const at = owner.cookie.indexOf('=');
-    await page.context().addCookies([{ name: owner.cookie.slice(0, at), value: owner.cookie.slice(at + 1), url: rig.server.url }]);
+    await useSessionCookie(page, rig.server.url, owner.cookie);
     consoleErrors = watchConsole(page);
   }, 180_000); // a first build of the dashboard
 

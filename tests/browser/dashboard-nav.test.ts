@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPresent, useBrowserRig } from '../helpers/browser.js';
 import { ensureWebBuilt } from '../helpers/build.js';
-import { capture, captureDark, settle, watchConsole } from '../helpers/dashboard.js';
+import { capture, captureDark, settle, watchConsole, useSessionCookie } from '../helpers/dashboard.js';
 import { createLink } from '../helpers/grouping-fixtures.js';
 import { signedInUser } from '../helpers/session.js';
 
@@ -69,8 +69,7 @@ describe.skipIf(!chromiumPresent())('navigation and keyboard in Chromium', () =>
     linkId = (await createLink(rig.server, owner.apiKey, { url: `${rig.site.url}/spring`, custom: 'spring-sale', title: 'Spring sale 2026' })).id;
     await createLink(rig.server, owner.apiKey, { url: `${rig.site.url}/autumn`, custom: 'autumn-deal', title: 'Autumn deal' });
     page = await rig.newPage();
-    const cut = owner.cookie.indexOf('=');
-    await page.context().addCookies([{ name: owner.cookie.slice(0, cut), value: owner.cookie.slice(cut + 1), url: rig.server.url }]);
+    await useSessionCookie(page, rig.server.url, owner.cookie);
     consoleErrors = watchConsole(page);
   }, 180_000); // a first build of the dashboard
 

@@ -3,6 +3,12 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { screenshot } from './browser.js';
 
+/** Signs the page's browser context in with a session cookie (`name=value`, as the login answer sets it) for the server at `url`. */
+export async function useSessionCookie(page: Page, url: string, cookie: string): Promise<void> {
+  const at = cookie.indexOf('=');
+  await page.context().addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url }]);
+}
+
 /**
  * Collects what the page writes to its console as errors, and uncaught exceptions: the dashboard must
  * run with none, CSP refusals included (Chromium reports those as console errors).
