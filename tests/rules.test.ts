@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from './helpers/server.js';
+import { UA } from './helpers/user-agents.js';
 
 let server: TestServer;
 let key: string;
 
-const IPHONE =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
-const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0';
-const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+// Browsers and devices the conditions tell apart, from the shared list (tests/helpers/user-agents.ts).
+const { iphone: IPHONE, linuxFirefox: FIREFOX, windowsChrome: WINDOWS } = UA;
 const US = '8.8.8.8';
 const DE = '5.9.0.1';
 
