@@ -42,7 +42,15 @@ export async function freePort(): Promise<number> {
 export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
   const dir = process.env.SCREENSHOTS_DIR || join(import.meta.dirname, '..', '..', 'screenshots');
   mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}-${page.viewportSize()?.width ?? 0}.png`), fullPage });
+  const path = join(dir, `${name}-${page.viewportSize()?.width ?? 0}.png`);
+  // A full-page capture on the two shared cores has once taken over 10 s (CI, 2026-11-26): it gets its own longer
+  // budget, and one more try, since Chromium can stall a capture that a second request then completes.
+  try {
+    await page.screenshot({ path, fullPage, timeout: 30_000 });
+  } catch (error) {
+    if (!(error instanceof Error) || error.name !== 'TimeoutError') throw error;
+    await page.screenshot({ path, fullPage, timeout: 30_000 });
+  }
 }
 
 /**
