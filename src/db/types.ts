@@ -215,7 +215,7 @@ export interface ClickJournalTable {
   seq: number;
 }
 
-/** Deleted links and QR codes, kept a day so clicks still queued for them are dropped. */
+/** Deleted links and QR codes, kept a day so clicks still queued for them (a link's: its variants' too) are dropped. */
 export interface DeletedTargetsTable {
   target_kind: TargetKind;
   target_id: number;
