@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HealthChecker } from '../src/features/health/checker.js';
 import { OutboundClient } from '../src/infra/outbound/client.js';
 import { startServer, type TestServer } from './helpers/server.js';
+import { UA } from './helpers/user-agents.js';
 
 /**
  * Link health (extension): the checker against local servers (loopback allowed by OUTBOUND_ALLOW_LOOPBACK for
@@ -213,6 +214,53 @@ describe('fallbackurl', () => {
     expect(await check(id)).toMatchObject({ status: 'ok' });
     await call('PUT', `/api/url/${id}/update`, { url: `${origin}/ok?moved`, title: 'still the same' });
     expect((await detail(id)).health).toMatchObject({ status: 'ok', code: 200 });
+  });
+
+  it('replaces only the broken destinations: a visitor bound for a healthy one still goes there', async () => {
+    flaky = 503;
+    const body = {
+      url: `${origin}/ok?own`,
+      fallbackurl: 'https://example.com/sorry',
+      rules: [
+        { conditions: [{ type: 'query', name: 'flaky' }], url: `${origin}/flaky?rule` },
+        { conditions: [{ type: 'query', name: 'fine' }], url: `${origin}/ok?rule` },
+        {
+          conditions: [{ type: 'query', name: 'ab' }],
+          split: [
+            { url: `${origin}/ok?a`, weight: 1 },
+            { url: `${origin}/missing?b`, weight: 1 },
+          ],
+        },
+      ],
+      devicetarget: [{ device: 'iPhone', link: `${origin}/missing?iphone` }],
+    };
+    const { id, shorturl } = await call('POST', '/api/url/add', body);
+    const path = new URL(shorturl as string).pathname;
+    const location = async (query = '', agent = 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0') =>
+      (await server.visit(`${path}${query}`, { headers: { 'user-agent': agent } })).headers.location;
+    expect(await check(id)).toMatchObject({ status: 'broken' });
+    expect(await location()).toBe(`${origin}/ok?own`);
+    expect(await location('?fine')).toBe(`${origin}/ok?rule`);
+    expect(await location('?flaky')).toBe('https://example.com/sorry');
+    expect(await location('', UA.iphone)).toBe('https://example.com/sorry');
+    // Each visitor keeps a variant: over many visitors both are served, the broken one as the fallback.
+    const variants = await Promise.all(Array.from({ length: 24 }, (_, i) => location('?ab', `${UA.linuxFirefox} visitor/${i}`)));
+    expect(new Set(variants)).toEqual(new Set([`${origin}/ok?a`, 'https://example.com/sorry']));
+    // One destination recovers while others stay broken: the link stays broken, and that visitor goes there again.
+    flaky = 200;
+    expect(await check(id)).toMatchObject({ status: 'broken', code: 404 });
+    expect(await location('?flaky')).toBe(`${origin}/flaky?rule`);
+    expect(await location('', UA.iphone)).toBe('https://example.com/sorry');
+    // A row per broken destination (docs/decisions/0010), gone with the link.
+    const rows = () =>
+      server.ctx.db
+        .selectFrom('health_checks')
+        .select('status')
+        .where('target_kind', '=', `link>${id as number}`)
+        .execute();
+    expect(await rows()).toEqual([{ status: 'broken' }, { status: 'broken' }]);
+    await call('DELETE', `/api/url/${id}/delete`);
+    expect(await rows()).toEqual([]);
   });
 
   it('is checked like a destination and can be cleared', async () => {

@@ -46,6 +46,13 @@ describe('routing in the link form', () => {
     });
   });
 
+  it("keeps a date condition's seconds", () => {
+    const timed = { conditions: [{ type: 'date', after: '2026-12-01 10:00:30', before: '2027-01-01 23:59:59' }], url: 'https://example.com/t' };
+    const form = routingOfLink({ ...stored, rules: [timed] } as unknown as Details);
+    expect(form.rules[0]!.conditions[0]!.after).toMatch(/T\d\d:\d\d:30$/); // a datetime-local value with step=1
+    expect(routingBody(form, all, false).rules).toEqual([timed]);
+  });
+
   it('sends nothing for an empty new link, and clears on an edit that emptied the fields', () => {
     expect(routingBody(EMPTY_ROUTING, all, false)).toEqual({});
     expect(routingBody(EMPTY_ROUTING, all, true)).toEqual({ rules: [], split: [], maxvisits: null, expiredurl: '' });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../src/context.js';
 import type { TargetKind } from '../src/db/types.js';
+import { sql } from 'kysely';
 import { pino } from 'pino';
 import { ClickRecorder } from '../src/clicks/recorder.js';
 import type { Visit } from '../src/clicks/visit-columns.js';
@@ -78,6 +79,21 @@ async function storedRows(kind: TargetKind, id: number) {
 }
 
 const NOTHING = { stats: [], summaries: [], uniques: [] };
+
+/** The kinds of a link's split-variant rows in every click table (src/clicks/derive.ts counts them as `variant:<n>`). */
+async function variantRows(link: number): Promise<string[]> {
+  const kinds = new Set<string>();
+  for (const table of ['click_stats', 'click_summaries', 'click_uniques', 'click_hours', 'click_days'] as const) {
+    const rows = await ctx.db
+      .selectFrom(table as 'click_hours')
+      .select('target_kind')
+      .where(sql<boolean>`target_kind like 'variant:%'`)
+      .where('target_id', '=', link)
+      .execute();
+    for (const row of rows) kinds.add(row.target_kind);
+  }
+  return [...kinds].sort();
+}
 
 describe('ClickRecorder', () => {
   it('counts people once per visit and once per visitor, with aggregates per dimension', async () => {
@@ -164,6 +180,35 @@ describe('ClickRecorder', () => {
     expect((await readStats(ctx, 'link', kept)).clicks).toBe(1);
     expect(await storedRows('link', gone)).toEqual(NOTHING);
     expect(await storedRows('qr', qr)).toEqual(NOTHING);
+  });
+
+  it("drops a deleted link's queued split visits too, so its variants' rows are not recreated", async () => {
+    const gone = await newLink();
+    // A recorder that writes only when told (the server's writes every 50 ms), through the server's kind of writer.
+    const sqlitePath = /^sqlite:(.+)$/.exec(ctx.config.DATABASE_URL)?.[1];
+    const held = new ClickRecorder({
+      db: ctx.db,
+      sqlitePath,
+      log: pino({ level: 'silent' }),
+      secret: 's'.repeat(16),
+      flushMs: 600_000,
+      batchMax: 1000,
+    });
+    try {
+      held.record('link', gone, userId, visit('8.8.8.8', UA.iphone), 'split:1');
+      await held.flush();
+      expect(await variantRows(gone)).toEqual(['variant:1']);
+      // Served from a cache just before the delete, written after it.
+      held.record('link', gone, userId, visit('8.8.8.8', UA.iphone), 'split:0');
+      held.record('link', gone, userId, visit('5.9.0.1', UA.macSafari), 'rule:0/split:2');
+      await deleteLink(ctx.db, userId, gone);
+      await held.flush();
+      expect(held.pending).toBe(0);
+    } finally {
+      await held.close();
+    }
+    expect(await storedRows('link', gone)).toEqual(NOTHING);
+    expect(await variantRows(gone)).toEqual([]);
   });
 
   it('forgets the statistics of every link and QR code of a deleted account', async () => {

@@ -97,11 +97,11 @@ function unknownRows(known: KnownVisitors, target: TargetBatch): ClickUniquesTab
 async function withoutDeleted(db: Db, targets: TargetBatch[]): Promise<TargetBatch[]> {
   const deleted = new Set<string>();
   for (const kind of KINDS) {
-    const ids = targets.filter((t) => t.kind === kind).map((t) => t.id);
+    const ids = [...new Set(targets.filter((t) => forget.tombstoneKind(t.kind) === kind).map((t) => t.id))];
     if (ids.length === 0) continue;
     for (const id of await forget.deletedTargets(db, kind, ids)) deleted.add(targetKey(kind, id));
   }
-  return targets.filter((t) => !deleted.has(targetKey(t.kind, t.id)));
+  return targets.filter((t) => !deleted.has(targetKey(forget.tombstoneKind(t.kind), t.id)));
 }
 
 /** Deleted targets read whole once per batch while at most this many are remembered; past it, one read per target. */
@@ -170,8 +170,8 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBa
 }
 
 /**
- * Which targets were deleted since their visits, read in the batch's transaction: the few remembered
- * deletions (a day's) in one query, instead of a lookup per target; many of them, a lookup per target.
+ * Which targets were deleted since their visits (a split variant with its link), read in the batch's transaction:
+ * the few remembered deletions (a day's) in one query, instead of a lookup per target; many of them, a lookup per target.
  */
 function deletedTargetsOf(sqlite: SQLite.Database): () => (target: TargetBatch) => boolean {
   const one = sqlite.prepare('SELECT 1 FROM deleted_targets WHERE target_kind = ? AND target_id = ?').pluck();
@@ -179,8 +179,8 @@ function deletedTargetsOf(sqlite: SQLite.Database): () => (target: TargetBatch) 
   return () => {
     const rows = all.all(DELETED_READ_MAX + 1) as [TargetKind, number][];
     if (rows.length === 0) return () => false;
-    if (rows.length > DELETED_READ_MAX) return (target) => one.get(target.kind, target.id) !== undefined;
+    if (rows.length > DELETED_READ_MAX) return (target) => one.get(forget.tombstoneKind(target.kind), target.id) !== undefined;
     const keys = new Set(rows.map(([kind, id]) => targetKey(kind, id)));
-    return (target) => keys.has(targetKey(target.kind, target.id));
+    return (target) => keys.has(targetKey(forget.tombstoneKind(target.kind), target.id));
   };
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { isPostgres } from '../db/dialect.js';
-import type { TargetKind } from '../db/types.js';
+import type { CountedKind, TargetKind } from '../db/types.js';
 import { nowTimestamp } from '../lib/time.js';
 import { subtractFromAccount } from './account-store.js';
 import { MAX_VARIABLES } from './store.js';
@@ -21,6 +21,15 @@ export async function lockAgainst(db: Db, other: 'deletes' | 'click batches'): P
   if (!isPostgres(db)) return;
   const lock = sql.raw(other === 'deletes' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock');
   await sql`select ${lock}(${CLICK_LOCK_CLASS}::int4, hashtext(current_schema()))`.execute(db);
+}
+
+/**
+ * The deleted target whose tombstone covers what a click counts: a split variant (`variant:<n>`, counted with
+ * its link's id) goes with its link, so a link's delete drops its variants' queued visits without a
+ * tombstone per variant (a link may have changed its split since).
+ */
+export function tombstoneKind(kind: CountedKind): TargetKind {
+  return kind === 'link' || kind === 'qr' ? kind : 'link';
 }
 
 /** Which of the given ids were deleted lately, so clicks still queued for them are dropped. */

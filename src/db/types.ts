@@ -215,7 +215,7 @@ export interface ClickJournalTable {
   seq: number;
 }
 
-/** Deleted links and QR codes, kept a day so clicks still queued for them are dropped. */
+/** Deleted links and QR codes, kept a day so clicks still queued for them (a link's: its variants' too) are dropped. */
 export interface DeletedTargetsTable {
   target_kind: TargetKind;
   target_id: number;
@@ -331,9 +331,15 @@ export interface AccountActivityTable {
   created_at: string;
 }
 
+/**
+ * A broken destination of a target with several (docs/decisions/0010): kind `link>42` for link 42, the id a
+ * 31-bit hash of the destination's address, never due.
+ */
+export type DestinationKind = `${TargetKind}>${number}`;
+
 /** Per checked target (a link; a QR link code) its health and its check schedule (src/db/migrations/0017). */
 export interface HealthChecksTable {
-  target_kind: TargetKind;
+  target_kind: TargetKind | DestinationKind;
   target_id: number;
   /** 'ok', 'broken', 'unreachable' or 'unknown' (never checked). */
   status: Generated<string>;

@@ -120,6 +120,20 @@ describe.skipIf(!chromiumPresent())('link routing in Chromium', () => {
     expect(got).toMatchObject({ maxvisits: 500, expiredurl: 'https://example.com/over' });
   }, 60_000);
 
+  it("keeps a date condition's seconds through the form", async () => {
+    const dated = { conditions: [{ type: 'date', after: '2026-12-01 10:00:30', before: '2027-01-01 23:59:59' }], url: 'https://example.com/timed' };
+    const created = await rig.server.call('POST', '/api/url/add', { key, body: { url: 'https://example.com/', rules: [dated] } });
+    expect(created.status, created.text).toBe(200);
+    const other = created.body.id as number;
+    await page.goto(app(`/links/${other}/edit`));
+    await page.locator('#rule-0-cond-0').waitFor();
+    await page.fill('#rule-0-url', 'https://example.com/timed2'); // the rules are sent again, their dates with them
+    await page.click('button[type=submit]');
+    await page.waitForURL((url) => url.pathname === `/app/links/${other}`);
+    const res = await rig.server.call('GET', `/api/url/${other}`, { key });
+    expect(res.body.details.rules).toEqual([{ ...dated, url: 'https://example.com/timed2' }]);
+  }, 60_000);
+
   it("shows the API's 400 for a bad IP beside its input, and saves nothing", async () => {
     await page.goto(app(`/links/${id}/edit`));
     await page.locator('#rule-1-cond-0').waitFor();

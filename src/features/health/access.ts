@@ -26,6 +26,15 @@ export function destinationsChanged(db: Db, kind: TargetKind, id: number): Promi
   return repo.reset(db, kind, id, formatTimestamp(new Date()));
 }
 
+/**
+ * Which of a target's destinations (as its source lists them) were last found broken; empty when it has one
+ * destination, or was last checked before its destinations were told apart: then all of them count as broken.
+ */
+export async function brokenDestinations(db: Db, kind: TargetKind, id: number, urls: string[]): Promise<Set<string>> {
+  const broken = await repo.brokenNumbers(db, kind, id);
+  return new Set(urls.filter((url) => broken.has(repo.destinationNumber(url))));
+}
+
 /** The targets' health goes with them, inside their delete transaction. */
 export function forgetHealth(trx: Db, kind: TargetKind, ids: number[]): Promise<void> {
   return repo.forget(trx, kind, ids);

@@ -91,12 +91,13 @@ export class HealthChecker {
       await repo.park(this.ctx.db, kind, id, this.nextDue());
       return { status: 'unknown', code: null };
     }
-    const verdict = await probeAll(this.client, found.urls, maxWaitMs);
+    const { verdict, broken } = await probeAll(this.client, found.urls, maxWaitMs);
     // Requests cut short by a shutdown say nothing of the link: its lease runs out and another round checks it.
     if (this.closed) return undefined;
-    const before = await repo.record(this.ctx.db, kind, id, { ...verdict, checkedAt: at(Date.now()), due: this.nextDue() });
-    // Only broken-ness changes what a target serves (a link's fallback): other changes leave the caches be.
-    if ((before === 'broken') !== (verdict.status === 'broken')) await source.changed(this.ctx, [id]);
+    const checked = { ...verdict, checkedAt: at(Date.now()), due: this.nextDue() };
+    const { before, moved } = await repo.record(this.ctx.db, kind, id, checked, { urls: found.urls, broken });
+    // Only broken-ness changes what a target serves (a link's fallback, per destination): other changes leave the caches be.
+    if ((before === 'broken') !== (verdict.status === 'broken') || moved) await source.changed(this.ctx, [id]);
     return verdict;
   }
 

@@ -24,12 +24,17 @@ export async function probe(client: OutboundClient, url: string, maxWaitMs: numb
 
 const SEVERITY: Record<HealthStatus, number> = { unknown: 0, ok: 1, unreachable: 2, broken: 3 };
 
-/** A target's health is its worst destination's (the first of equals): one broken destination makes the target broken. */
-export async function probeAll(client: OutboundClient, urls: string[], maxWaitMs: number): Promise<Verdict> {
+/**
+ * A target's health is its worst destination's (the first of equals): one broken destination makes the target
+ * broken. Also answers which destinations were found broken, for a fallback that replaces only those.
+ */
+export async function probeAll(client: OutboundClient, urls: string[], maxWaitMs: number): Promise<{ verdict: Verdict; broken: string[] }> {
   let worst: Verdict = { status: 'unknown', code: null };
+  const broken: string[] = [];
   for (const url of urls) {
     const verdict = await probe(client, url, maxWaitMs);
+    if (verdict.status === 'broken') broken.push(url);
     if (SEVERITY[verdict.status] > SEVERITY[worst.status]) worst = verdict;
   }
-  return worst;
+  return { verdict: worst, broken };
 }

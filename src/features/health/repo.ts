@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connect.js';
-import type { TargetKind } from '../../db/types.js';
+import type { DestinationKind, TargetKind } from '../../db/types.js';
 
 /** The SQL of health_checks; only this feature names the table. */
 
@@ -68,24 +69,69 @@ export interface Checked {
   due: string;
 }
 
-/** Records a check and releases the lease; `since` moves only when the status changed. Answers the status before. */
-export async function record(db: Db, kind: TargetKind, id: number, checked: Checked): Promise<string | undefined> {
+/**
+ * Records a check and releases the lease; `since` moves only when the status changed. With several destinations,
+ * also which were found broken (`broken` of `urls`). Answers the status before and whether the broken ones changed.
+ */
+export async function record(db: Db, kind: TargetKind, id: number, checked: Checked, found: Found): Promise<{ before?: string; moved: boolean }> {
   return db.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom('health_checks')
-      .select('status')
-      .where('target_kind', '=', kind)
-      .where('target_id', '=', id)
-      .executeTakeFirst();
-    const values = { status: checked.status, code: checked.code, checked_at: checked.checkedAt, due_at: checked.due, lease_until: '' };
-    const since = before?.status === checked.status ? {} : { since: checked.checkedAt };
+    const moved = found.urls.length > 1 && (await recordBroken(trx, kind, id, found.broken));
+    return { before: await recordTarget(trx, kind, id, checked), moved };
+  });
+}
+
+async function recordTarget(trx: Db, kind: TargetKind, id: number, checked: Checked): Promise<string | undefined> {
+  const before = await trx
+    .selectFrom('health_checks')
+    .select('status')
+    .where('target_kind', '=', kind)
+    .where('target_id', '=', id)
+    .executeTakeFirst();
+  const values = { status: checked.status, code: checked.code, checked_at: checked.checkedAt, due_at: checked.due, lease_until: '' };
+  const since = before?.status === checked.status ? {} : { since: checked.checkedAt };
+  await trx
+    .insertInto('health_checks')
+    .values({ target_kind: kind, target_id: id, ...values, since: checked.checkedAt })
+    .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet({ ...values, ...since }))
+    .execute();
+  return before?.status;
+}
+
+/** The destinations a check visited and those it found broken. */
+export interface Found {
+  urls: string[];
+  broken: string[];
+}
+
+/** Destination rows are never due: the target's own row schedules its checks. */
+const PARKED = '9999-12-31 23:59:59';
+
+const destinationsKind = (kind: TargetKind, id: number): DestinationKind => `${kind}>${id}`;
+
+/** A destination's row id: 31 bits of its address's SHA-256 (PostgreSQL's integer), distinct among one target's few. */
+export const destinationNumber = (url: string) => createHash('sha256').update(url).digest().readUInt32BE(0) >>> 1;
+
+/** The row ids of the target's destinations last found broken. */
+export async function brokenNumbers(db: Db, kind: TargetKind, id: number): Promise<Set<number>> {
+  const rows = await db.selectFrom('health_checks').select('target_id').where('target_kind', '=', destinationsKind(kind, id)).execute();
+  return new Set(rows.map((r) => Number(r.target_id)));
+}
+
+/** Keeps a row per destination found broken, none for the others; answers whether they changed. */
+async function recordBroken(trx: Db, kind: TargetKind, id: number, broken: string[]): Promise<boolean> {
+  const now = new Set(broken.map(destinationNumber));
+  const before = await brokenNumbers(trx, kind, id);
+  if (now.size === before.size && [...now].every((n) => before.has(n))) return false;
+  const target_kind = destinationsKind(kind, id);
+  await trx.deleteFrom('health_checks').where('target_kind', '=', target_kind).execute();
+  if (now.size > 0) {
     await trx
       .insertInto('health_checks')
-      .values({ target_kind: kind, target_id: id, ...values, since: checked.checkedAt })
-      .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet({ ...values, ...since }))
+      .values([...now].map((target_id) => ({ target_kind, target_id, status: 'broken', due_at: PARKED })))
+      .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doNothing()) // a check asked for meanwhile wrote the same
       .execute();
-    return before?.status;
-  });
+  }
+  return true;
 }
 
 /** Reschedules a target without checking it (its owner turned checks off); its health becomes unknown. */
@@ -100,6 +146,7 @@ export async function park(db: Db, kind: TargetKind, id: number, due: string): P
 
 /** Forgets what the last check found (the destination changed) and makes the target due at `due`. */
 export async function reset(db: Db, kind: TargetKind, id: number, due: string): Promise<void> {
+  await db.deleteFrom('health_checks').where('target_kind', '=', destinationsKind(kind, id)).execute();
   await db
     .updateTable('health_checks')
     .set({ status: 'unknown', code: null, checked_at: null, since: null, due_at: due })
@@ -111,6 +158,13 @@ export async function reset(db: Db, kind: TargetKind, id: number, due: string): 
 export async function forget(db: Db, kind: TargetKind, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   await db.deleteFrom('health_checks').where('target_kind', '=', kind).where('target_id', 'in', ids).execute();
+  const destinations = ids.map((id) => destinationsKind(kind, id));
+  for (let i = 0; i < destinations.length; i += 500) {
+    await db
+      .deleteFrom('health_checks')
+      .where('target_kind', 'in', destinations.slice(i, i + 500))
+      .execute();
+  }
 }
 
 /** Ids of the kind's targets last found with this status, as a subquery for the owner's lists. */

@@ -29,6 +29,7 @@ export {
   indexableLinksQuery,
 } from './repo.js';
 export { invalidateLinks } from './invalidate.js';
+export { destinationsOf } from './destinations.js';
 
 /**
  * On the default domain a bio page owns its alias too (both are served at `/{alias}`): the one place the

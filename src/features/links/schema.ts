@@ -66,7 +66,8 @@ export const LinkBody = Type.Object({
   ),
   fallbackurl: Type.Optional(
     Type.String({
-      description: 'Extension: http(s) URL where visitors go while the destination is found `broken` (not while `unreachable`); "" = none',
+      description:
+        "Extension: http(s) URL where visitors go while their destination (the link's own, a rule's, a variant's or a target's) is found `broken` (not while `unreachable`); other destinations are served as usual; \"\" = none",
     }),
   ),
 });
@@ -155,7 +156,7 @@ const AddFields = Type.Object({
   channel: Type.Union([Type.Integer(), Type.Null()], { description: 'Extension: the first channel the link was added to, or null' }),
   tags: Type.Array(Type.String(), { description: "Extension: the link's tags, by name; [] when none" }),
   healthcheck: Type.Boolean({ description: "Extension: whether the link's destination is checked in the background" }),
-  fallbackurl: Type.String({ description: 'Extension: where visitors go while the destination is broken; "" = none' }),
+  fallbackurl: Type.String({ description: 'Extension: where visitors go while their destination is broken; "" = none' }),
 });
 
 export const LinkDetail = Type.Object({

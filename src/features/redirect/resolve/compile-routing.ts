@@ -7,7 +7,8 @@ import type { Target } from '../decide/targeting.js';
 import type { CompiledRule, Facts, RoutingPlan, Split } from '../decide/routing.js';
 
 type Test = (facts: Facts) => boolean;
-type Finish = (href: string) => string;
+/** A destination as served: `href` is the address read, `raw` the address as stored (how health names it). */
+export type Finish = (href: string, raw: string) => string;
 
 /**
  * The routing column made into closures, once per cache fill; null for "" (nearly every link). What the
@@ -31,7 +32,11 @@ export function compileRouting(stored: string, finish: Finish): RoutingPlan | nu
     const href = rule.url ? httpHref(rule.url) : null;
     const ruleSplit = rule.split ? splitOf(rule.split, `rule:${i}/`) : null;
     if (tests.some((t) => t === null) || (!href && !ruleSplit)) continue;
-    rules.push({ tests: tests as Test[], target: href ? { destination: finish(href), rule: `rule:${i}` } : null, split: href ? null : ruleSplit });
+    rules.push({
+      tests: tests as Test[],
+      target: href ? { destination: finish(href, rule.url!), rule: `rule:${i}` } : null,
+      split: href ? null : ruleSplit,
+    });
   }
   const max = typeof routing.maxvisits === 'number' && routing.maxvisits > 0 ? routing.maxvisits : 0;
   const expiredUrl = routing.expiredurl ? httpHref(routing.expiredurl) : null;
@@ -44,11 +49,12 @@ function compileSplit(variants: Variant[], first: number, prefix: string, finish
   const targets: Target[] = [];
   let total = 0;
   for (const [i, v] of variants.entries()) {
-    const href = httpHref(String(v.url ?? ''));
+    const raw = String(v.url ?? '');
+    const href = httpHref(raw);
     if (!href || !(v.weight > 0)) continue;
     total += v.weight;
     bounds.push(total);
-    targets.push({ destination: finish(href), rule: `${prefix}split:${first + i}` });
+    targets.push({ destination: finish(href, raw), rule: `${prefix}split:${first + i}` });
   }
   return targets.length ? { bounds, targets } : null;
 }

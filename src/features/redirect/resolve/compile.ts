@@ -13,6 +13,10 @@ import { normalizeLanguage, type Target, type Targeting } from '../decide/target
 import { hostKey } from '../../../lib/hosts.js';
 import type { RoutingPlan } from '../decide/routing.js';
 import { compileRouting } from './compile-routing.js';
+import { brokenDestinations } from '../../health/access.js';
+import { fallbackDestinations, finisher, jsonArray, str, type Finish } from './finish.js';
+
+export { fallbackDestinations, withParameters } from './finish.js';
 
 export type { LinkType };
 
@@ -49,41 +53,12 @@ export interface CompileDeps {
   repo: PublicRepo;
 }
 
-function jsonArray(text: string): Array<Record<string, unknown>> {
-  if (text === '[]' || !text) return [];
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? ((value as unknown[]).filter((v) => v && typeof v === 'object') as Array<Record<string, unknown>>) : [];
-  } catch {
-    return [];
-  }
-}
-
-const str = (v: unknown) => (typeof v === 'string' ? v : '');
-
-/** `name=value&…` of the link's parameters, appended to every destination (existing query kept). */
-function parameterSuffix(text: string): string {
-  return jsonArray(text)
-    .filter((p) => str(p.name) !== '')
-    .map((p) => `${encodeURIComponent(str(p.name))}=${encodeURIComponent(str(p.value))}`)
-    .join('&');
-}
-
-export function withParameters(href: string, suffix: string): string {
-  if (!suffix) return href;
-  const hashAt = href.indexOf('#');
-  const base = hashAt < 0 ? href : href.slice(0, hashAt);
-  const hash = hashAt < 0 ? '' : href.slice(hashAt);
-  const separator = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
-  return `${base}${separator}${suffix}${hash}`;
-}
-
-function compileTargets(row: PublicLinkRow, suffix: string): Targeting | null {
+function compileTargets(row: PublicLinkRow, finish: Finish): Targeting | null {
   const pairs = (text: string, key: string, rule: string, normalize = (name: string) => name) =>
     jsonArray(text).flatMap((t) => {
       const href = httpHref(str(t.link));
       const name = normalize(str(t[key]).trim().toLowerCase());
-      return href && name ? [[name, { destination: withParameters(href, suffix), rule: `${rule}:${name}` }] as [string, Target]] : [];
+      return href && name ? [[name, { destination: finish(href, str(t.link)), rule: `${rule}:${name}` }] as [string, Target]] : [];
     });
   const devices = pairs(row.device_targets, 'device', 'device');
   const languages = pairs(row.language_targets, 'language', 'language', normalizeLanguage);
@@ -112,17 +87,21 @@ const KNOWN_TYPES = new Set<string>(LINK_TYPES);
  * miss on SQLite is answered in the same turn as its read.
  */
 export function compileLink(deps: CompileDeps, row: PublicLinkRow, domain: DomainRef | null): MaybePromise<CompiledLink | null> {
-  const link = fromRow(deps, row, domain);
+  const several = row.fallback ? fallbackDestinations(row) : null;
+  if (several) return brokenDestinations(deps.db, 'link', row.id, several).then((broken) => compileWith(deps, row, domain, broken));
+  return compileWith(deps, row, domain, null);
+}
+
+function compileWith(deps: CompileDeps, row: PublicLinkRow, domain: DomainRef | null, broken: Set<string> | null): MaybePromise<CompiledLink | null> {
+  const link = fromRow(deps, row, domain, broken);
   if (!link) return null;
   return link.type === 'direct' && !row.has_pixels && link.routing?.cap == null ? link : withPages(deps, row, link);
 }
 
-function fromRow(deps: CompileDeps, row: PublicLinkRow, domain: DomainRef | null): CompiledLink | null {
-  // A destination found broken sends visitors to the link's fallback, as it is (the parameters are the destination's).
-  const fallback = row.fallback ? httpHref(row.fallback) : null;
+function fromRow(deps: CompileDeps, row: PublicLinkRow, domain: DomainRef | null, broken: Set<string> | null): CompiledLink | null {
   const long = httpHref(row.long_url);
   if (!long) return null;
-  const suffix = parameterSuffix(row.parameters);
+  const finish = finisher(row, broken);
   const type = (KNOWN_TYPES.has(row.type) ? row.type : 'direct') as LinkType;
   const expiresAt = row.expiry ? (parseTimestamp(row.expiry)?.getTime() ?? 0) : 0;
   const meta = { title: row.meta_title || row.title, description: row.meta_description || row.description, image: httpHref(row.meta_image) ?? '' };
@@ -133,12 +112,12 @@ function fromRow(deps: CompileDeps, row: PublicLinkRow, domain: DomainRef | null
     row.alias,
     url,
     type,
-    fallback ?? withParameters(long, suffix),
+    finish(long, row.long_url),
     expiresAt,
     row.password_hash || null,
-    compileTargets(row, suffix),
+    compileTargets(row, finish),
     meta,
-    compileRouting(row.routing, (href) => withParameters(href, suffix)),
+    compileRouting(row.routing, finish),
   );
 }
 

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { shortUrl, type DomainRef } from '../../../lib/short-url.js';
-import { compileLink, linkOf, type CompileDeps, type CompiledLink } from './compile.js';
+import { compileLink, fallbackDestinations, linkOf, type CompileDeps, type CompiledLink } from './compile.js';
 import { LinkSlots } from './link-slots.js';
 import { cacheKeys, linkKeyParts } from '../../../lib/cache-keys.js';
 import type { IndexableLinkRow } from './repo.js';
@@ -104,6 +104,8 @@ export class LinkIndex {
   private add(row: IndexableLinkRow, stale: Set<string>, pass: number): void {
     // A routed link (rules, split, cap) is served from the cache: a capped one would even compile asynchronously.
     if (row.has_pixels || row.type !== 'direct' || row.routing !== '') return;
+    // So is a link sending some of its destinations to its fallback (it compiles asynchronously too).
+    if (row.fallback && fallbackDestinations(row)) return;
     const host = (row.host ?? this.deps.config.DEFAULT_HOST).toLowerCase();
     if (stale.has(cacheKeys.link(host, row.alias))) return;
     let number = this.hosts.get(host);

@@ -76,10 +76,10 @@ function Operands({ id, condition, set }: { id: string; condition: ConditionRow;
     return (
       <>
         <FormField id={id} label="From" hint="Your local time.">
-          <input id={id} type="datetime-local" value={condition.after} onChange={(e) => set({ after: e.target.value })} />
+          <input id={id} type="datetime-local" step={1} value={condition.after} onChange={(e) => set({ after: e.target.value })} />
         </FormField>
         <FormField id={`${id}-before`} label="Until" hint="Not included.">
-          <input id={`${id}-before`} type="datetime-local" value={condition.before} onChange={(e) => set({ before: e.target.value })} />
+          <input id={`${id}-before`} type="datetime-local" step={1} value={condition.before} onChange={(e) => set({ before: e.target.value })} />
         </FormField>
       </>
     );

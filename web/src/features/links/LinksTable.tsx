@@ -80,15 +80,12 @@ export function LinksTable({ links, selected, onSelect }: Props) {
                   <Link href={`/links/${link.id}`} className="strong">
                     {link.shorturl.replace(/^https?:\/\//, '')}
                   </Link>{' '}
-                  <CopyButton text={link.shorturl} />
+                  <CopyButton text={link.shorturl} /> <HealthBadge health={link.health} />
                   {link.title && <div className="muted small">{link.title}</div>}
                   <RowTags tags={link.tags} />
                 </td>
                 <td className="url" title={link.longurl}>
                   {link.longurl}
-                  <div>
-                    <HealthBadge health={link.health} />
-                  </div>
                 </td>
                 <td className="num">{formatNumber(link.clicks)}</td>
                 <td className="spark-cell">

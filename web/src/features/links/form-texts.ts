@@ -4,10 +4,20 @@ const pad = (n: number) => String(n).padStart(2, '0');
 
 /** `YYYY-MM-DD HH:MM:SS` (UTC, the API's form) → the local `YYYY-MM-DDTHH:MM` of a datetime-local input. */
 export function expiryToInput(value: string | null): string {
+  return localInput(value, false);
+}
+
+/** The same with its seconds (`…THH:MM:SS`, for an input with step=1), so a time the API holds to the second reads back unchanged. */
+export function timeToInput(value: string | null): string {
+  return localInput(value, true);
+}
+
+function localInput(value: string | null, seconds: boolean): string {
   if (!value) return '';
   const date = new Date(`${value.replace(' ', 'T')}Z`);
   if (Number.isNaN(date.getTime())) return '';
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  const minute = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return seconds ? `${minute}:${pad(date.getSeconds())}` : minute;
 }
 
 /** The local time a person picked → the API's UTC `YYYY-MM-DD HH:MM:SS`. */

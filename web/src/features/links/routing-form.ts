@@ -1,5 +1,5 @@
 import type { LinkDetailBody, LinkInput } from '../../lib/types.js';
-import { expiryToInput, inputToExpiry, withScheme } from './form-texts.js';
+import { inputToExpiry, timeToInput, withScheme } from './form-texts.js';
 
 /**
  * The link form's routing (rules, the default split, the visit cap and the expired address) as texts the
@@ -73,8 +73,8 @@ function conditionRow(c: ApiCondition): ConditionRow {
     name: c.name ?? '',
     value: c.value ?? '',
     absent: c.absent === true,
-    after: expiryToInput(c.after ?? null),
-    before: expiryToInput(c.before ?? null),
+    after: timeToInput(c.after ?? null),
+    before: timeToInput(c.before ?? null),
   };
 }
 
