@@ -27,6 +27,7 @@ const GROUPS: Record<string, [label: string, path: string][]> = {
     ['Pixels', '/pixels'],
     ['Tags', '/tags'],
     ['Import/Export', '/transfer'],
+    ['Webhooks', '/webhooks'],
     ['Account', '/account'],
   ],
 };
