@@ -16,6 +16,7 @@ import { channelRoutes } from './features/channels/routes.js';
 import { domainRoutes } from './features/domains/routes.js';
 import { linkRoutes } from './features/links/routes.js';
 import { tagRoutes } from './features/tags/routes.js';
+import { webhookRoutes } from './features/webhooks/routes.js';
 import { HealthChecker } from './features/health/checker.js';
 import { healthRoutes } from './features/health/routes.js';
 import { dashboardRoutes } from './features/dashboard/routes.js';
@@ -68,6 +69,7 @@ const API_FEATURES: Feature[] = [
   visitRoutes,
   linkCsvRoutes,
   seriesExportRoutes,
+  webhookRoutes,
 ];
 
 export interface AppOptions {
