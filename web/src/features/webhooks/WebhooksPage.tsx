@@ -25,6 +25,8 @@ export default function WebhooksPage() {
   const list = useQuery({ queryKey: webhookKeys.list(page), queryFn: () => listWebhooks(page, PAGE_SIZE), placeholderData: keepPreviousData });
   const listHeading = useRef<HTMLHeadingElement>(null);
   const webhooks = list.data?.webhooks;
+  // The deleted card held the focus: the list takes it, or the page's heading once the list is gone.
+  const afterDelete = () => setTimeout(() => (listHeading.current ?? document.querySelector<HTMLElement>('main h1'))?.focus());
   return (
     <>
       <PageTitle title="Webhooks">
@@ -53,7 +55,7 @@ export default function WebhooksPage() {
             Your webhooks
           </h2>
           {webhooks.map((webhook) => (
-            <WebhookItem key={webhook.id} webhook={webhook} onDeleted={() => listHeading.current?.focus()} />
+            <WebhookItem key={webhook.id} webhook={webhook} onDeleted={afterDelete} />
           ))}
           <Pagination page={page} maxpage={list.data?.maxpage ?? 1} onPage={setPage} />
         </section>
