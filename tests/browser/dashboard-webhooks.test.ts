@@ -39,7 +39,11 @@ async function startReceiver() {
 
 /** The README's check: `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`. */
 function signatureValid(header: string | string[] | undefined, raw: string, secret: string): boolean {
-  const parts = Object.fromEntries(String(header).split(',').map((part) => part.split('=') as [string, string]));
+  const parts = Object.fromEntries(
+    String(header)
+      .split(',')
+      .map((part) => part.split('=') as [string, string]),
+  );
   return Boolean(parts.t && parts.v1) && createHmac('sha256', secret).update(`${parts.t}.${raw}`).digest('hex') === parts.v1;
 }
 
@@ -173,7 +177,7 @@ describe.skipIf(!chromiumPresent())('webhooks in Chromium', () => {
 
     await card().locator('button:text-is("Disable")').click();
     await eventually(() => card().locator('.webhook-disabled').textContent()).toContain('Disabled');
-    expect(await card().locator('.webhook-disabled').textContent()).toContain('nothing is sent until it is enabled again');
+    expect(await card().locator('.webhook-disabled').textContent()).toMatch(/by its owner\. Nothing is sent until it is enabled again\.$/);
     const listedByApi = await rig.server.call('GET', '/api/webhooks', { key });
     expect(listedByApi.body.data.webhooks[0]).toMatchObject({ active: false, events: ['link.created', 'link.deleted', 'qr.created'] });
     await noneLoading(page);

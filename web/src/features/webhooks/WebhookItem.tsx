@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { ConfirmButton } from '../../lib/ConfirmButton.js';
 import type { Webhook, WebhookUpdate } from '../../lib/types.js';
-import { ErrorNote, When } from '../../lib/ui.js';
+import { ErrorNote, formatDate } from '../../lib/ui.js';
 import { deleteWebhook, updateWebhook, webhookKeys } from './api.js';
 import { Deliveries } from './Deliveries.js';
 import { eventLabel } from './events.js';
@@ -54,9 +54,7 @@ export function WebhookItem({ webhook, onDeleted }: { webhook: Webhook; onDelete
               <li key={event}>{eventLabel(event)}</li>
             ))}
           </ul>
-          <p className="muted small">
-            Added <When value={webhook.date} date />
-          </p>
+          <p className="muted small">Added {formatDate(webhook.date)}</p>
           <ErrorNote error={update.error ?? remove.error} />
           <div className="actions">
             <button type="button" className="small secondary" ref={editButton} aria-label={`Edit ${webhook.url}`} onClick={() => setEditing(true)}>
@@ -86,13 +84,13 @@ export function WebhookItem({ webhook, onDeleted }: { webhook: Webhook; onDelete
   );
 }
 
-/** Active, or disabled with the reason the server gave (a day of failures) or, with none, by its owner. */
+/** Active, or disabled with the reason the server gives (by its owner, or after a day of failures). */
 function WebhookState({ webhook }: { webhook: Webhook }) {
   if (webhook.active) return <span className="badge webhook-active">Active</span>;
   return (
     <p className="webhook-disabled">
       <span className="badge danger">Disabled</span>{' '}
-      <span className="small">{webhook.reason || 'Disabled by you: nothing is sent until it is enabled again.'}</span>
+      <span className="small">{webhook.reason ? `${webhook.reason.replace(/\.?$/, '.')} ` : ''}Nothing is sent until it is enabled again.</span>
     </p>
   );
 }
