@@ -68,8 +68,17 @@ export interface Checked {
   due: string;
 }
 
-/** Records a check and releases the lease; `since` moves only when the status changed. Answers the status before. */
-export async function record(db: Db, kind: TargetKind, id: number, checked: Checked): Promise<string | undefined> {
+/**
+ * Records a check and releases the lease; `since` moves only when the status changed. Answers the status
+ * before; `also` joins the transaction with it (the webhooks' outbox).
+ */
+export async function record(
+  db: Db,
+  kind: TargetKind,
+  id: number,
+  checked: Checked,
+  also?: (trx: Db, before: string | undefined) => Promise<void>,
+): Promise<string | undefined> {
   return db.transaction().execute(async (trx) => {
     const before = await trx
       .selectFrom('health_checks')
@@ -84,6 +93,7 @@ export async function record(db: Db, kind: TargetKind, id: number, checked: Chec
       .values({ target_kind: kind, target_id: id, ...values, since: checked.checkedAt })
       .onConflict((oc) => oc.columns(['target_kind', 'target_id']).doUpdateSet({ ...values, ...since }))
       .execute();
+    await also?.(trx, before?.status);
     return before?.status;
   });
 }

@@ -1,13 +1,13 @@
-import type { Db } from '../../db/connect.js';
-import { randomToken } from '../../infra/secrets.js';
+import { randomBytes } from 'node:crypto';
+import type { NewDelivery } from './delivery-repo.js';
 import { formatTimestamp } from '../../lib/time.js';
-import { insertDeliveries, type NewDelivery } from './delivery-repo.js';
 import type { Subscriber } from './repo.js';
 import type { WebhookEvent } from './schema.js';
 
 /**
- * The outbox: an event becomes one delivery row per webhook hearing it, written by the caller inside the
- * transaction of the change it tells of, so an event is queued exactly when its change commits.
+ * The outbox's rows: an event becomes one delivery row per webhook hearing it, written inside the
+ * transaction of the change it tells of, so an event is queued exactly when its change commits. Pure, and
+ * light enough for the click writer thread (click-hook.ts) to load.
  */
 
 /** Due times and leases keep milliseconds (a test's backoff is shorter than a second); they still sort as text. */
@@ -21,7 +21,7 @@ export interface EventBody {
 }
 
 export function eventBody(event: WebhookEvent, data: Record<string, unknown>, now = Date.now()): EventBody {
-  return { id: `evt_${randomToken(16)}`, event, created: formatTimestamp(new Date(now)), data };
+  return { id: `evt_${randomBytes(16).toString('base64url')}`, event, created: formatTimestamp(new Date(now)), data };
 }
 
 export const hears = (hook: Pick<Subscriber, 'events'>, event: string) => (JSON.parse(hook.events) as string[]).includes(event);
@@ -38,25 +38,4 @@ export function deliveryRows(hooks: Subscriber[], userId: number, bodies: EventB
     }
   }
   return rows;
-}
-
-/** Queues one event per item of `data` for the webhooks hearing it, in the caller's transaction. */
-export async function queueEvents(
-  trx: Db,
-  hooks: Subscriber[],
-  userId: number,
-  event: WebhookEvent,
-  data: Array<Record<string, unknown>>,
-): Promise<void> {
-  if (hooks.length === 0 || data.length === 0) return;
-  const now = Date.now();
-  await insertDeliveries(
-    trx,
-    deliveryRows(
-      hooks,
-      userId,
-      data.map((d) => eventBody(event, d, now)),
-      now,
-    ),
-  );
 }

@@ -54,23 +54,15 @@ export async function activeWebhooks(db: Db, userId: number): Promise<Subscriber
   return rows.map((r) => ({ ...r, id: Number(r.id), user_id: Number(r.user_id) }));
 }
 
-/** Active webhooks hearing `event` whose accounts are among `userIds`. */
-export async function subscribersOf(db: Db, userIds: number[], event: string): Promise<Subscriber[]> {
-  if (userIds.length === 0) return [];
+/** Every active webhook hearing `event` (the click writer's cached set). */
+export async function allHearing(db: Db, event: string): Promise<Subscriber[]> {
   const rows = await db
     .selectFrom('webhooks')
     .select(['id', 'user_id', 'events'])
-    .where('user_id', 'in', userIds)
     .where('active', '=', 1)
     .where('events', 'like', `%"${event}"%`)
     .execute();
   return rows.map((r) => ({ ...r, id: Number(r.id), user_id: Number(r.user_id) }));
-}
-
-/** Accounts with an active webhook hearing `event` (the click writer's cached set). */
-export async function accountsHearing(db: Db, event: string): Promise<number[]> {
-  const rows = await db.selectFrom('webhooks').select('user_id').distinct().where('active', '=', 1).where('events', 'like', `%"${event}"%`).execute();
-  return rows.map((r) => Number(r.user_id));
 }
 
 export async function secretsOf(db: Db, ids: number[]): Promise<Map<number, WebhookRow>> {
