@@ -1,6 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPresent, useBrowserRig } from '../helpers/browser.js';
@@ -9,33 +7,7 @@ import { capture, captureDark, noneLoading, useSessionCookie, watchConsole } fro
 import { createLink } from '../helpers/grouping-fixtures.js';
 import { openPage } from '../helpers/nav.js';
 import { signedInUser } from '../helpers/session.js';
-
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  raw: string;
-  body: { id: string; event: string; created: string; data: Record<string, unknown> };
-}
-
-/** A receiver of webhooks on 127.0.0.1: records every POST and answers 200. */
-async function startReceiver() {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      received.push({ path: req.url ?? '', headers: req.headers, raw, body: JSON.parse(raw) as Received['body'] });
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 /** The README's check: `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`. */
 function signatureValid(header: string | string[] | undefined, raw: string, secret: string): boolean {
@@ -56,29 +28,34 @@ function signatureValid(header: string | string[] | undefined, raw: string, secr
  * and dark; axe and the console stay clean.
  */
 describe.skipIf(!chromiumPresent())('webhooks in Chromium', () => {
-  const rig = useBrowserRig({ OUTBOUND_ALLOW_LOOPBACK: 'true', WEBHOOK_BACKOFF_MS: '200' });
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  const rig = useBrowserRig({ OUTBOUND_ALLOW_LOOPBACK: 'true', WEBHOOK_BACKOFF_MS: '200', WEBHOOK_GIVE_UP_MS: '3000' });
+  let receiver: Receiver;
   let page: Page;
   let key: string;
+  let linkId = 0;
   let secret = '';
   let consoleErrors: string[];
   const axe: Record<string, string[]> = {};
   const app = (path = '') => `${rig.server.url}/app${path}`;
   const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 15_000 });
-  const card = () => page.locator('article.webhook');
-  const deliveryRows = () => card().locator('table.deliveries-table tbody tr');
+  /** The card of the webhook to the receiver's `path`. */
+  const card = (path = '/hooks') => page.locator('article.webhook', { has: page.locator(`h2:text-is("${receiver.url}${path}")`) });
+  const deliveryRows = (path = '/hooks') => card(path).locator('table.deliveries-table tbody tr');
   /** The deliveries as the page lists them after pressing Refresh: "event status attempts response". */
-  const listed = async () => {
-    await card().locator('button:text-is("Refresh")').click();
-    await noneLoading(page);
-    return deliveryRows().evaluateAll((rows) =>
-      rows.map((row) =>
-        ['Event', 'Status', 'Attempts', 'Response'].map((label) => row.querySelector(`[data-label="${label}"]`)?.textContent?.trim()).join(' | '),
-      ),
-    );
-  };
+  const listed =
+    (path = '/hooks') =>
+    async () => {
+      await card(path).locator('button:text-is("Refresh")').click();
+      await noneLoading(page);
+      return deliveryRows(path).evaluateAll((rows) =>
+        rows.map((row) =>
+          ['Event', 'Status', 'Attempts', 'Response'].map((label) => row.querySelector(`[data-label="${label}"]`)?.textContent?.trim()).join(' | '),
+        ),
+      );
+    };
   const ready = async (p: Page) => {
-    await p.locator('article.webhook table.deliveries-table').waitFor();
+    // Every card with its deliveries: the first and the last card's tables.
+    for (const at of ['first', 'last'] as const) await p.locator('article.webhook')[at]().locator('table.deliveries-table').waitFor();
     await noneLoading(p);
   };
 
@@ -143,15 +120,16 @@ describe.skipIf(!chromiumPresent())('webhooks in Chromium', () => {
 
   it('lists a delivery of a new link, signed with that secret, and no secret after a reload', async () => {
     const link = await createLink(rig.server, key, { url: `${rig.site.url}/hooked` });
+    linkId = link.id;
     await eventually(() => receiver.received.length).toBe(1);
     const [first] = receiver.received;
     expect(first!.path).toBe('/hooks');
-    expect(first!.body).toMatchObject({ event: 'link.created', id: expect.stringMatching(/^evt_/) });
-    expect(JSON.stringify(first!.body.data)).toContain(link.alias);
-    expect(signatureValid(first!.headers['redirectory-signature'], first!.raw, secret)).toBe(true);
+    expect(first!.json).toMatchObject({ event: 'link.created', id: expect.stringMatching(/^evt_/) });
+    expect(JSON.stringify(first!.json.data)).toContain(link.alias);
+    expect(signatureValid(first!.headers['redirectory-signature'], first!.body, secret)).toBe(true);
 
     await page.reload();
-    await eventually(listed).toEqual(['Link created ' + first!.body.id + ' | Delivered | 1 | HTTP 200']);
+    await eventually(listed()).toEqual([`Link created ${first!.json.id} | Delivered | 1 | HTTP 200`]);
     expect(await page.locator('[data-testid=webhook-secret]').count()).toBe(0);
     expect(await page.textContent('main')).not.toContain(secret);
     await ready(page);
@@ -160,12 +138,12 @@ describe.skipIf(!chromiumPresent())('webhooks in Chromium', () => {
   }, 60_000);
 
   it('resends a delivery: the receiver gets the same event again', async () => {
-    const eventId = receiver.received[0]!.body.id;
+    const eventId = receiver.received[0]!.json.id;
     await deliveryRows().first().locator('button:text-is("Resend")').click();
     await eventually(() => card().locator('.deliveries [role=status]').textContent()).toContain('queued to be sent again');
     await eventually(() => receiver.received.length).toBe(2);
-    expect(receiver.received[1]!.body.id).toBe(eventId);
-    await eventually(listed).toEqual([`Link created ${eventId} | Delivered | 1 | HTTP 200`]);
+    expect(receiver.received[1]!.json.id).toBe(eventId);
+    await eventually(listed()).toEqual([`Link created ${eventId} | Delivered | 1 | HTTP 200`]);
   }, 30_000);
 
   it('edits the events, disables and enables the webhook', async () => {
@@ -173,21 +151,56 @@ describe.skipIf(!chromiumPresent())('webhooks in Chromium', () => {
     await page.check('article.webhook label:has-text("QR code created") input');
     await card().locator('button:text-is("Save changes")').click();
     await eventually(() => card().locator('.chips li').allTextContents()).toEqual(['Link created', 'Link deleted', 'QR code created']);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Edit');
+    await eventually(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Edit'); // back where the form was opened
 
     await card().locator('button:text-is("Disable")').click();
     await eventually(() => card().locator('.webhook-disabled').textContent()).toContain('Disabled');
     expect(await card().locator('.webhook-disabled').textContent()).toMatch(/by its owner\. Nothing is sent until it is enabled again\.$/);
     const listedByApi = await rig.server.call('GET', '/api/webhooks', { key });
     expect(listedByApi.body.data.webhooks[0]).toMatchObject({ active: false, events: ['link.created', 'link.deleted', 'qr.created'] });
-    await noneLoading(page);
-    await capture(page, 'webhooks-disabled', axe);
 
     await card().locator('button:text-is("Enable")').click();
     await eventually(() => card().locator('.badge').first().textContent()).toBe('Active');
   }, 60_000);
 
-  it('deletes the webhook after a confirmation', async () => {
+  it('retries a webhook whose receiver keeps failing, then disables it and says why', async () => {
+    receiver.answer((_, path) => ({ status: path === '/down' ? 500 : 200 }));
+    await page.fill('#webhook-url', `${receiver.url}/down`);
+    await page.check('#add-webhook-h ~ form label:has-text("Link deleted") input');
+    await page.click('button:text-is("Add webhook")');
+    await page.locator('[data-testid=webhook-secret]').waitFor();
+    await page.click('button:text-is("I have copied it")');
+    expect(await page.locator('.secret').count()).toBe(0);
+
+    const deleteLink = async (id: number) => expect((await rig.server.call('DELETE', `/api/url/${id}/delete`, { key })).status).toBe(200);
+    const other = await createLink(rig.server, key, { url: `${rig.site.url}/other` });
+    await deleteLink(linkId);
+    const newest = async () => (await listed()())[0];
+    await eventually(newest).toMatch(/^Link deleted evt_\S+ \| Delivered \| 1 \| HTTP 200$/);
+    // Retried with backoff until WEBHOOK_GIVE_UP_MS has passed, then failed.
+    await expect.poll(listed('/down'), { timeout: 30_000 }).toEqual([expect.stringMatching(/^Link deleted evt_\S+ \| Failed \| \d+ \| HTTP 500$/)]);
+    expect(Number((await listed('/down')())[0]!.split(' | ')[2])).toBeGreaterThan(1);
+    // The next failure comes after failing for that long: the webhook is disabled, and says why.
+    await deleteLink(other.id);
+    const state = () =>
+      card('/down')
+        .locator('.webhook-head')
+        .evaluate((head) => head.querySelector('.webhook-disabled')?.textContent ?? '');
+    await expect
+      .poll(async () => (await listed('/down')()) && state(), { timeout: 30_000 })
+      .toMatch(/^Disabled Disabled on \d{4}-\d\d-\d\d \d\d:\d\d:\d\d after failing for .+: HTTP 500\. Nothing is sent until it is enabled again\.$/);
+    expect(await card('/down').locator('button:text-is("Enable")').count()).toBe(1);
+    await ready(page);
+    await capture(page, 'webhooks-failing', axe);
+    await captureDark(page, 'webhooks-failing-dark', axe, ready);
+  }, 90_000);
+
+  it('deletes the webhooks after a confirmation', async () => {
+    await card('/down').locator(`button[aria-label="Delete ${receiver.url}/down"]`).click();
+    await page.click('button:text-is("Delete this webhook")');
+    await eventually(() => card('/down').count()).toBe(0);
+    await eventually(() => page.evaluate(() => document.activeElement?.id)).toBe('webhooks-h'); // the card that held the focus is gone
+
     await card().locator(`button[aria-label="Delete ${receiver.url}/hooks"]`).click();
     expect(await card().count()).toBe(1); // the first press only asks
     await page.click('button:text-is("Delete this webhook")');
@@ -198,7 +211,7 @@ describe.skipIf(!chromiumPresent())('webhooks in Chromium', () => {
   }, 30_000);
 
   it('found no serious or critical accessibility violation and no console error', () => {
-    expect(Object.keys(axe).length).toBe(10);
+    expect(Object.keys(axe).length).toBe(12);
     expect(Object.entries(axe).filter(([, v]) => v.length > 0)).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });

@@ -30,11 +30,16 @@ export function Deliveries({ webhook }: { webhook: Webhook }) {
     },
   });
   const heading = `deliveries-${webhook.id}-h`;
+  // The webhook's own state may have moved on too: disabled after a day of failures.
+  const refresh = () => {
+    void client.invalidateQueries({ queryKey: webhookKeys.lists });
+    void list.refetch();
+  };
   return (
     <section className="deliveries" aria-labelledby={heading}>
       <div className="deliveries-head">
         <h3 id={heading}>Latest deliveries</h3>
-        <button type="button" className="small secondary" disabled={list.isFetching} onClick={() => void list.refetch()} aria-describedby={heading}>
+        <button type="button" className="small secondary" disabled={list.isFetching} onClick={refresh} aria-describedby={heading}>
           Refresh
         </button>
       </div>

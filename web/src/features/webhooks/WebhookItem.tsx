@@ -18,7 +18,9 @@ export function WebhookItem({ webhook, onDeleted }: { webhook: Webhook; onDelete
   const remove = useMutation({
     mutationFn: () => deleteWebhook(webhook.id),
     onSuccess: async () => {
-      await refresh();
+      // Its deliveries are gone with it: asking for them again would only get a 404.
+      client.removeQueries({ queryKey: webhookKeys.deliveries(webhook.id) });
+      await client.invalidateQueries({ queryKey: webhookKeys.lists });
       onDeleted();
     },
   });

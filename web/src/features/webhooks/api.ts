@@ -3,6 +3,7 @@ import type { Delivery, DeliveryListBody, WebhookCreatedBody, WebhookInput, Webh
 
 export const webhookKeys = {
   all: ['webhooks'] as const,
+  lists: ['webhooks', 'list'] as const,
   list: (page: number) => ['webhooks', 'list', page] as const,
   deliveries: (id: number) => ['webhooks', 'deliveries', id] as const,
 };
