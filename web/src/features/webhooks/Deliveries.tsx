@@ -32,6 +32,7 @@ export function Deliveries({ webhook }: { webhook: Webhook }) {
   const heading = `deliveries-${webhook.id}-h`;
   // The webhook's own state may have moved on too: disabled after a day of failures.
   const refresh = () => {
+    setResent(null);
     void client.invalidateQueries({ queryKey: webhookKeys.lists });
     void list.refetch();
   };
@@ -88,11 +89,16 @@ function DeliveryTable({ deliveries, labelledBy, busy, onResend }: TableProps) {
           {deliveries.map((delivery) => (
             <tr key={delivery.id} data-status={delivery.status} data-event={delivery.event}>
               <td data-label="Event">
-                {eventLabel(delivery.event)} <code className="muted small">{delivery.eventId}</code>
+                {/* One box per cell: at phone width the cell is a grid of its label and its content. */}
+                <span className="cell">
+                  {eventLabel(delivery.event)} <code className="muted small">{delivery.eventId}</code>
+                </span>
               </td>
               <td data-label="Status">
-                <span className={`badge delivery-${delivery.status}`}>{STATUS[delivery.status]}</span>
-                {delivery.next && <span className="muted small next">next try {formatRelative(delivery.next)}</span>}
+                <span className="cell">
+                  <span className={`badge delivery-${delivery.status}`}>{STATUS[delivery.status]}</span>
+                  {delivery.next && <span className="muted small next">next try {formatRelative(delivery.next)}</span>}
+                </span>
               </td>
               <td data-label="Attempts" className="num">
                 {delivery.attempts}
