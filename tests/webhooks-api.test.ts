@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteUserByEmail } from '../src/features/account/service.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 /** The webhooks API of issue 28: shapes, the secret shown once, 400s for bad input and 404s for other accounts' ids. */
@@ -107,5 +108,26 @@ describe('webhooks API', () => {
       expect(res.body.code).toBe('not_found');
     }
     expect((await server.call('GET', '/api/webhooks', { key: otherKey })).body.data.webhooks).toEqual([]);
+  });
+
+  it('goes with its account, deliveries included', async () => {
+    const user = await server.user();
+    // localhost passes the literal check; the outbound client refuses it when sending, so nothing leaves the machine.
+    const { id } = (await add({ url: 'http://localhost:9/gone', events: ['link.created'] }, user.apiKey)).body;
+    expect((await server.call('POST', '/api/url/add', { key: user.apiKey, body: { url: 'https://example.com/x' } })).status).toBe(200);
+    const count = async (table: 'webhooks' | 'webhook_deliveries', column: 'id' | 'webhook_id') =>
+      Number(
+        (
+          await server.ctx.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where(column, '=', id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    expect(await count('webhook_deliveries', 'webhook_id')).toBe(1);
+    await deleteUserByEmail(server.ctx, user.email);
+    expect(await count('webhooks', 'id')).toBe(0);
+    expect(await count('webhook_deliveries', 'webhook_id')).toBe(0);
   });
 });

@@ -378,8 +378,8 @@ export interface WebhookDeliveriesTable {
   created_at: string;
   /** When the next attempt is due; null once delivered or failed. */
   next_at: string | null;
-  /** When its owner last queued it again; failed attempts are retried WEBHOOK_GIVE_UP_MS from then, else from created_at. */
-  resent_at: string | null;
+  /** Its first failed attempt (since a resend): it is retried WEBHOOK_GIVE_UP_MS from then; null before. */
+  retry_from: string | null;
   /** While later than now, a node is sending it; '' when none is. */
   lease_until: Generated<string>;
 }

@@ -5,7 +5,7 @@ import { withId, type Builder } from './0001-initial.js';
  * Webhooks (docs/decisions/0011-webhooks.md): per account, a receiver URL, the events it hears (JSON array),
  * its signing secret, whether it is active and why not. Each event it hears becomes a delivery row in the
  * transaction of the change (the outbox): the signed body, its state, attempts, the last answer's code,
- * when it is next due, when it was last resent (retries last WEBHOOK_GIVE_UP_MS from then or from the event), and the lease a node holds while sending it, so in a cluster one node sends it.
+ * when it is next due, since when it has failed (retries last WEBHOOK_GIVE_UP_MS from then), and the lease a node holds while sending it, so in a cluster one node sends it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await (
@@ -31,7 +31,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .addColumn('response_code', 'integer')
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('next_at', 'text')
-      .addColumn('resent_at', 'text')
+      .addColumn('retry_from', 'text')
       .addColumn('lease_until', 'text', (c) => c.notNull().defaultTo('')) as Builder
   ).execute();
   await db.schema.createIndex('webhook_deliveries_hook').on('webhook_deliveries').columns(['webhook_id', 'id']).execute();

@@ -34,14 +34,14 @@ export async function listDeliveries(db: Db, webhookId: number, page: Page): Pro
 export async function requeue(db: Db, webhookId: number, id: number, now: string): Promise<boolean> {
   const result = await db
     .updateTable('webhook_deliveries')
-    .set({ status: 'pending', attempts: 0, response_code: null, next_at: now, resent_at: now, lease_until: '' })
+    .set({ status: 'pending', attempts: 0, response_code: null, next_at: now, retry_from: null, lease_until: '' })
     .where('id', '=', id)
     .where('webhook_id', '=', webhookId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
-export type Claimed = Pick<DeliveryRow, 'id' | 'webhook_id' | 'event' | 'event_id' | 'body' | 'attempts' | 'created_at' | 'resent_at'>;
+export type Claimed = Pick<DeliveryRow, 'id' | 'webhook_id' | 'event' | 'event_id' | 'body' | 'attempts' | 'retry_from'>;
 
 /**
  * Leases up to `limit` due deliveries to this node until `leaseUntil`. PostgreSQL skips rows another node
@@ -54,7 +54,7 @@ export async function claimDue(db: Db, now: string, leaseUntil: string, limit: n
     where lease_until <= ${now} and id in (
       select id from webhook_deliveries where status = 'pending' and next_at <= ${now} and lease_until <= ${now}
       order by next_at limit ${limit}${lock})
-    returning id, webhook_id, event, event_id, body, attempts, created_at, resent_at`.execute(db);
+    returning id, webhook_id, event, event_id, body, attempts, retry_from`.execute(db);
   return rows.map((r) => ({ ...r, id: Number(r.id), webhook_id: Number(r.webhook_id), attempts: Number(r.attempts) }));
 }
 
@@ -63,13 +63,21 @@ export interface Attempt {
   attempts: number;
   code: number | null;
   next: string | null;
+  retryFrom?: string | null;
 }
 
 /** Records an attempt and releases the lease. */
 export async function recordAttempt(db: Db, id: number, attempt: Attempt): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
-    .set({ status: attempt.status, attempts: attempt.attempts, response_code: attempt.code, next_at: attempt.next, lease_until: '' })
+    .set({
+      status: attempt.status,
+      attempts: attempt.attempts,
+      response_code: attempt.code,
+      next_at: attempt.next,
+      lease_until: '',
+      ...(attempt.retryFrom === undefined ? {} : { retry_from: attempt.retryFrom }),
+    })
     .where('id', '=', id)
     .execute();
 }

@@ -31,7 +31,10 @@ export function retryDelay(backoffMs: number, attempts: number): number {
   return Math.min(backoffMs * 2 ** Math.min(attempts - 1, 30), MAX_DELAY_MS) * (0.8 + Math.random() * 0.4);
 }
 
-const failureText = (outcome: Outcome) => (outcome.ok ? `HTTP ${outcome.status}` : `no answer (${outcome.failure})`);
+const failureText = (outcome: Outcome) =>
+  outcome.ok ? `HTTP ${outcome.status}` : outcome.failure === 'blocked' ? 'refused address (not a public one)' : `no answer (${outcome.failure})`;
+
+const parseStamp = (value: string) => Date.parse(`${value.replace(' ', 'T')}Z`);
 
 /** "a day" at the default, else the span in words a person reads. */
 function span(ms: number): string {
@@ -112,7 +115,9 @@ export class WebhookWorker {
     const { WEBHOOK_BACKOFF_MS: backoff, WEBHOOK_GIVE_UP_MS: giveUp } = this.ctx.config;
     const now = Date.now();
     const code = outcome.ok ? outcome.status : null;
-    const deadline = Date.parse(`${(delivery.resent_at ?? delivery.created_at).replace(' ', 'T')}Z`) + giveUp;
+    // A delivery is retried for WEBHOOK_GIVE_UP_MS from its first failure (a resend starts afresh).
+    const retryFrom = delivery.retry_from ?? stamp(now);
+    const deadline = parseStamp(retryFrom) + giveUp;
     const next = Math.min(now + retryDelay(backoff, attempts), deadline);
     const over = now >= deadline;
     await deliveries.recordAttempt(this.ctx.db, delivery.id, {
@@ -120,6 +125,7 @@ export class WebhookWorker {
       attempts,
       code,
       next: over ? null : stamp(next),
+      retryFrom,
     });
     this.report(over ? 'failed' : 'retry');
     const since = hook.failing_since ?? stamp(now);
@@ -127,7 +133,7 @@ export class WebhookWorker {
       hook.failing_since = since;
       await repo.updateWebhook(this.ctx.db, hook.id, { failing_since: since });
     }
-    if (now - Date.parse(`${since.replace(' ', 'T')}Z`) < giveUp || Number(hook.active) !== 1) return;
+    if (now - parseStamp(since) < giveUp || Number(hook.active) !== 1) return;
     hook.active = 0;
     const reason = `Disabled on ${nowTimestamp()} after failing for ${span(giveUp)}: ${failureText(outcome)}`;
     await this.ctx.db.transaction().execute(async (trx) => {
