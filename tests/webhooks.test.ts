@@ -86,6 +86,20 @@ describe('webhook events', () => {
     expect(deleted.json.data).toEqual({ id: ids[1], alias: expect.any(String), shorturl: expect.any(String) });
   });
 
+  it('link.created from a CSV import, link.deleted from a bulk delete by filter', async () => {
+    const csv = 'longurl,alias\nhttps://example.com/csv-one,wh-csv-one\nhttps://example.com/csv-two,wh-csv-two\n';
+    const started = await server.call('POST', '/api/urls/import', { key, rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    expect(started.status, started.text).toBe(200);
+    for (const alias of ['wh-csv-one', 'wh-csv-two']) {
+      expect((await one('link.created', (d) => d.alias === alias)).json.data).toMatchObject({ longurl: `https://example.com/${alias.slice(3)}` });
+    }
+    const applied = await server.call('POST', '/api/urls/bulk/apply', { key, body: { filter: { q: 'wh-csv-' }, action: 'delete' } });
+    expect(applied.status, applied.text).toBe(200);
+    expect(applied.body.result).toBe(2);
+    const ids = applied.body.data.map((d: { id: number }) => d.id);
+    for (const id of ids) await one('link.deleted', (d) => d.id === id);
+  });
+
   it('qr.created, qr.updated and qr.deleted', async () => {
     const added = await server.call('POST', '/api/qr/add', { key, body: { type: 'text', data: { text: 'hello' }, name: 'Q1' } });
     expect(added.status, added.text).toBe(200);
