@@ -16,6 +16,8 @@ import { channelRoutes } from './features/channels/routes.js';
 import { domainRoutes } from './features/domains/routes.js';
 import { linkRoutes } from './features/links/routes.js';
 import { tagRoutes } from './features/tags/routes.js';
+import { webhookRoutes } from './features/webhooks/routes.js';
+import { WebhookWorker } from './features/webhooks/worker.js';
 import { HealthChecker } from './features/health/checker.js';
 import { healthRoutes } from './features/health/routes.js';
 import { dashboardRoutes } from './features/dashboard/routes.js';
@@ -68,6 +70,7 @@ const API_FEATURES: Feature[] = [
   visitRoutes,
   linkCsvRoutes,
   seriesExportRoutes,
+  webhookRoutes,
 ];
 
 export interface AppOptions {
@@ -98,6 +101,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   const checker = new HealthChecker(ctx);
   app.addHook('onListen', () => checker.start());
   app.addHook('onClose', () => checker.close());
+  // So does the webhook sender; a lease per delivery keeps two nodes from sending one.
+  const webhooks = new WebhookWorker(ctx);
+  app.addHook('onListen', () => webhooks.start());
+  app.addHook('onClose', () => webhooks.close());
   app.setValidatorCompiler(validatorCompiler());
   app.decorateRequest('account', null);
   app.decorateRequest('chargeUnits', chargeNothing);

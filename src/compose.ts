@@ -20,6 +20,8 @@ import { healthSources } from './features/health/access.js';
 import { pixelLinks } from './features/pixels/ports.js';
 import { forgetAccountQrs, ownsQr, qrHealthSource, qrIdsOf, qrItemSource, qrNames } from './features/qr/access.js';
 import { statsTargets } from './features/stats/ports.js';
+import { CLICK_HOOK_MODULE, kyselyBatchHook } from './features/webhooks/access.js';
+import { clickBatchHooks } from './clicks/batch-hooks.js';
 
 /**
  * The composition root of the features' mutual needs: where two features would import each other (links
@@ -46,4 +48,6 @@ export function composeFeatures(): void {
   });
   itemSources.plug({ links: linkItemSource, bio: bioItemSource, qr: qrItemSource });
   healthSources.plug({ link: linkHealthSource, qr: qrHealthSource });
+  // link.clicked is queued in each click batch's transaction; on SQLite the writer thread loads the module.
+  clickBatchHooks.plug({ kysely: [kyselyBatchHook], modules: [CLICK_HOOK_MODULE] });
 }

@@ -51,10 +51,14 @@ const EnvSchema = Type.Object({
   IMPORT_MAX_BYTES: Type.Integer({ minimum: 1024, default: 20 * 1024 * 1024 }),
   /** Seconds between two checks of one link's destinations (with jitter); 0 checks only on request. */
   HEALTH_INTERVAL_S: Type.Integer({ minimum: 0, default: 6 * 3600 }),
-  /** Per hop of an outbound request (link checks): connecting, sending and the answer's headers. */
+  /** Per hop of an outbound request (link checks, webhooks): connecting, sending and the answer's headers. */
   OUTBOUND_TIMEOUT_MS: Type.Integer({ minimum: 50, maximum: 60_000, default: 5000 }),
   /** Tests only: outbound requests may reach loopback addresses (never private, link-local or metadata ones). */
   OUTBOUND_ALLOW_LOOPBACK: Type.Boolean({ default: false }),
+  /** The first retry delay of a webhook delivery; each next one doubles (with jitter), up to an hour. */
+  WEBHOOK_BACKOFF_MS: Type.Integer({ minimum: 10, default: 10_000 }),
+  /** How long a delivery is retried, and how long a webhook may fail before it is disabled (a day). */
+  WEBHOOK_GIVE_UP_MS: Type.Integer({ minimum: 100, default: 24 * 3600_000 }),
 });
 
 export type Env = Static<typeof EnvSchema>;

@@ -130,6 +130,8 @@ const TABLE_OWNERS: Record<string, string> = {
   account_days: 'clicks',
   visit_packs: 'clicks',
   health_checks: 'features/health',
+  webhooks: 'features/webhooks',
+  webhook_deliveries: 'features/webhooks',
 };
 
 /** The schema's history names every table; it is no owner's. */

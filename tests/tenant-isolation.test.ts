@@ -40,6 +40,7 @@ describe('tenant isolation', () => {
     '/api/url/:id/update': { url: 'https://example.com/x' },
     '/api/pixel/:id/update': { tag: 'x' },
     '/api/qr/:id/update': { data: 'x' },
+    '/api/webhook/:id/update': { events: ['link.created'] },
   };
 
   /** Every assignment of roles to an endpoint's id placeholders except all-own; item types are tried each. */
@@ -80,7 +81,7 @@ describe('tenant isolation', () => {
         checked++;
       }
     }
-    expect(checked).toBe(120); // 32 single-id endpoints × 2, campaign assign 8, channel assign and remove 3 types × 8 each
+    expect(checked).toBe(126); // 35 single-id endpoints × 2, campaign assign 8, channel assign and remove 3 types × 8 each
   });
 
   it("refuses another account's pixels, campaign, channel, splash page, overlay and domain named in a link", async () => {

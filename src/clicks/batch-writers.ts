@@ -5,6 +5,7 @@ import { AccountHours } from './account-hours.js';
 import { upsertAccountHours } from './account-store.js';
 import { earlierHourRows, freshVisitors, referrerRows, summaryRow, uniqueRows } from './batch-rows.js';
 import { targetKey, type AggregatedBatch, type TargetBatch } from './derive.js';
+import { clickBatchHooks, type ClickedTarget, type KyselyBatchHook } from './batch-hooks.js';
 import type { JournalMark } from './journal/segments.js';
 import { MARK_JOURNAL_SQL, markJournal } from './journal/repo.js';
 import { KnownVisitors } from './known-visitors.js';
@@ -49,6 +50,7 @@ function pruneSchedule(): () => string | null {
 export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
   const pruneDue = pruneSchedule();
   const known = new KnownVisitors();
+  let hooks: KyselyBatchHook[] | undefined;
   const write = async (batch: VisitBatch) => {
     const before = pruneDue();
     if (before) {
@@ -77,12 +79,16 @@ export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
       const accounts = new AccountHours();
       targets.forEach((t, i) => accounts.add(t, fresh[i]!));
       await upsertAccountHours(trx, accounts.rows());
+      hooks ??= clickBatchHooks().kysely.map((make) => make());
+      for (const hook of hooks) await hook(trx, targets.map(clicked));
       if (batch.journal) await markJournal(trx, batch.journal);
     });
     known.commit();
   };
   return { write, close: async () => {} };
 }
+
+const clicked = (t: TargetBatch): ClickedTarget => ({ kind: t.kind, id: t.id, owner: t.owner, clicks: t.clicks });
 
 /** The target's visitor rows not known stored, in lock order; those of a recurring target are remembered at the commit. */
 function unknownRows(known: KnownVisitors, target: TargetBatch): ClickUniquesTable[] {
@@ -112,7 +118,10 @@ const DELETED_READ_MAX = 2_000;
  * target so each one's rows are written while their pages are at hand (docs/performance.md#prepared-writes).
  * Used by the writer thread (src/clicks/click-writer-thread.ts).
  */
-export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBatch, journal?: JournalMark) => void {
+export function sqliteClickWriter(
+  sqlite: SQLite.Database,
+  hooks: Array<(targets: ClickedTarget[]) => void> = [],
+): (batch: AggregatedBatch, journal?: JournalMark) => void {
   const isDeleted = deletedTargetsOf(sqlite);
   const prune = sqlite.prepare('DELETE FROM deleted_targets WHERE deleted_at < ?');
   const pruneDue = pruneSchedule();
@@ -150,8 +159,10 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBa
     const accounts = new AccountHours();
     const pack = packer(visits);
     const deleted = isDeleted();
+    const counted: ClickedTarget[] = [];
     for (const target of targets) {
       if (deleted(target)) continue; // deleted since the visit
+      if (hooks.length > 0) counted.push(clicked(target));
       const fresh = freshOf(target);
       for (const h of earlierHourRows(target, fresh)) hour.run(h.target_kind, h.target_id, h.hour, h.clicks, h.uniques);
       const s = summaryRow(target, fresh, logged(target, pack));
@@ -160,6 +171,7 @@ export function sqliteClickWriter(sqlite: SQLite.Database): (batch: AggregatedBa
       accounts.add(target, fresh);
     }
     for (const a of accounts.rows()) accountHour.run(a.user_id, a.hour, a.clicks, a.uniques);
+    for (const hook of hooks) hook(counted);
     if (journal) markJournalRow.run(journal.journal, journal.seq);
   });
   return (batch, journal) => {

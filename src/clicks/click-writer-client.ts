@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { BatchWriter } from './batch-writers.js';
 import type { VisitBatch } from './visit-columns.js';
 import type { WriterReply, WriterRequest, WriterThreadData } from './click-writer-thread.js';
+import { clickBatchHooks } from './batch-hooks.js';
 
 // Compiled, the thread is a .js file beside this one; under the TypeScript sources (tests, the CLI) it
 // is the .ts file, loaded through tsx.
@@ -32,11 +33,14 @@ interface Waiting {
  */
 export function threadBatchWriter(data: WriterThreadData, log: Logger): BatchWriter {
   let worker: Worker | null = null;
+  /** The hook modules the running thread loaded. */
+  let loaded: string[] = [];
   let next = 0;
   const waiting = new Map<number, Waiting>();
 
   const start = () => {
-    const thread = spawnThread(data);
+    loaded = clickBatchHooks().modules;
+    const thread = spawnThread({ ...data, hooks: loaded });
     thread.on('message', ({ id, error }: WriterReply) => {
       const entry = waiting.get(id);
       waiting.delete(id);
@@ -59,6 +63,13 @@ export function threadBatchWriter(data: WriterThreadData, log: Logger): BatchWri
   return {
     write: (batch: VisitBatch) =>
       new Promise<void>((resolve, reject) => {
+        // A thread started before the app plugged its hooks in (a journal replayed at start) makes way for one with them.
+        if (worker && waiting.size === 0 && loaded.join() !== clickBatchHooks().modules.join()) {
+          const old = worker;
+          worker = null;
+          old.removeAllListeners();
+          void old.terminate();
+        }
         worker ??= start();
         const id = ++next;
         waiting.set(id, { resolve, reject });

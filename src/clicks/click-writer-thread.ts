@@ -4,6 +4,7 @@ import { sqliteClickWriter } from './batch-writers.js';
 import { clickAggregator } from './derive.js';
 import { loadGeoDatabase, type SharedGeoDatabase } from '../infra/geo.js';
 import type { VisitBatch } from './visit-columns.js';
+import type { SqliteBatchHookModule } from './batch-hooks.js';
 
 /**
  * The click writer thread (SQLite): its own connection to the database file. It parses each batch of
@@ -17,6 +18,8 @@ export interface WriterThreadData {
   /** The main thread's loaded country database (shared memory), so the thread holds no copy of its own. */
   geo?: SharedGeoDatabase;
   visitLog: boolean;
+  /** Modules of the batch hooks (src/clicks/batch-hooks.ts), loaded here: they run in each batch's transaction. */
+  hooks?: string[];
 }
 
 export type WriterRequest = { id: number; batch: VisitBatch };
@@ -33,7 +36,8 @@ try {
   // countryOf answers null without a database; the main thread logs the load failure.
 }
 const aggregate = clickAggregator(data.secret, { visitLog: data.visitLog });
-const write = sqliteClickWriter(sqlite);
+const hooks = await Promise.all((data.hooks ?? []).map(async (href) => ((await import(href)) as SqliteBatchHookModule).sqliteBatchHook(sqlite)));
+const write = sqliteClickWriter(sqlite, hooks);
 
 parentPort!.on('message', ({ id, batch }: WriterRequest) => {
   try {

@@ -18,6 +18,7 @@ import * as linkTags from './migrations/0014-link-tags.js';
 import * as clickJournal from './migrations/0015-click-journal.js';
 import * as linkRouting from './migrations/0016-link-routing.js';
 import * as linkHealth from './migrations/0017-link-health.js';
+import * as webhooks from './migrations/0018-webhooks.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '0015-click-journal': clickJournal,
   '0016-link-routing': linkRouting,
   '0017-link-health': linkHealth,
+  '0018-webhooks': webhooks,
 };
 
 /** Every migration's name, in order. */

@@ -353,6 +353,43 @@ export interface HealthChecksTable {
   lease_until: Generated<string>;
 }
 
+/** A webhook of an account (src/db/migrations/0018). */
+export interface WebhooksTable {
+  id: Generated<number>;
+  user_id: number;
+  url: string;
+  /** JSON array of event names. */
+  events: string;
+  /** The signing secret, `whsec_…`: shown once, kept to sign. */
+  secret: string;
+  active: Generated<number>;
+  /** Why it was disabled; '' while active. */
+  reason: Generated<string>;
+  /** The first failed attempt since the last success; null while deliveries succeed. */
+  failing_since: string | null;
+  created_at: string;
+}
+
+/** One event for one webhook (the outbox row and its delivery state). */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  event: string;
+  event_id: string;
+  body: string;
+  /** 'pending', 'delivered' or 'failed'. */
+  status: Generated<string>;
+  attempts: Generated<number>;
+  response_code: number | null;
+  created_at: string;
+  /** When the next attempt is due; null once delivered or failed. */
+  next_at: string | null;
+  /** Its first failed attempt (since a resend): it is retried WEBHOOK_GIVE_UP_MS from then; null before. */
+  retry_from: string | null;
+  /** While later than now, a node is sending it; '' when none is. */
+  lease_until: Generated<string>;
+}
+
 export interface Database {
   users: UsersTable;
   settings: SettingsTable;
@@ -383,6 +420,8 @@ export interface Database {
   api_keys: ApiKeysTable;
   account_activity: AccountActivityTable;
   health_checks: HealthChecksTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -56,7 +56,7 @@ export const ERRORS = catalogue({
   not_found: {
     status: 404,
     message: (what: string) => `${what} not found.`,
-    about: 'No such link, domain, campaign, channel, item, pixel, QR code, page or user in your account.',
+    about: 'No such link, domain, campaign, channel, item, pixel, QR code, page, user or webhook in your account.',
   },
 
   // Accounts.
@@ -241,6 +241,16 @@ export const ERRORS = catalogue({
     status: 400,
     message: "tag must be the provider's tag or id: 1 to 128 letters, digits, _ . : or -, e.g. G-ABC123 or GTM-XYZ.",
     about: 'Not a pixel tag.',
+  },
+  webhook_url_invalid: {
+    status: 400,
+    message: 'url must be an http(s) URL of a public address, such as https://example.com/hooks.',
+    about: 'Not an http(s) URL, or a private, loopback, link-local or metadata address.',
+  },
+  webhook_events_invalid: {
+    status: 400,
+    message: (events: string) => `events must name one or more of: ${events}.`,
+    about: 'No events, or an unknown one.',
   },
   overlay_type_invalid: { status: 400, message: 'The overlay type must be message or contact.', about: 'Not an overlay type.' },
   overlay_email_invalid: {

@@ -47,7 +47,10 @@ export async function seedAccount(server: TestServer, key: string): Promise<Seed
     expect((await server.call('POST', `/api/channel/${channel}/assign/${type}/${id}`, { key })).status).toBe(200);
   }
   const job = await importJob(server, key);
+  // Last, and hearing only qr.deleted: the seeding queues no delivery.
+  const webhook = (await add('/api/webhook/add', { url: 'http://localhost:9/seeded', events: ['qr.deleted'] })).id;
   return {
+    webhook,
     import: job,
     link: link.id,
     domain,

@@ -2,7 +2,7 @@
  * Every API endpoint, for tests that go over all of them (fuzzing, tenant isolation). `params` names
  * what each path placeholder holds; `body` is a valid request body to start mutations from.
  */
-export type Resource = 'link' | 'domain' | 'pixel' | 'campaign' | 'channel' | 'splash' | 'overlay' | 'bio' | 'qr' | 'import';
+export type Resource = 'link' | 'domain' | 'pixel' | 'campaign' | 'channel' | 'splash' | 'overlay' | 'bio' | 'qr' | 'import' | 'webhook';
 export type ItemType = 'links' | 'bio' | 'qr';
 
 /** A placeholder holds an id of a resource, the channel item type, or the item id of that type. */
@@ -120,6 +120,15 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: '/api/visits', params: {}, list: true },
   { method: 'GET', path: '/api/visits/export', params: {}, csv: true },
   { method: 'GET', path: '/api/qr/:id/clicks/export', params: { id: 'qr' }, csv: true },
+  // Webhooks point at a name the outbound client refuses (loopback), so fuzzed events never leave the machine.
+  ...crud(
+    'webhook',
+    'webhook',
+    'webhooks',
+    { url: 'http://localhost:9/fuzz', events: ['link.created', 'qr.deleted'] },
+    { events: ['link.deleted'], active: false },
+  ),
+  { method: 'GET', path: '/api/webhook/:id/deliveries', params: { id: 'webhook' }, list: true },
   // The dashboard's session endpoints (they answer on the default domain's host, which the fuzz test sends).
   { method: 'GET', path: '/api/session', params: {} },
   { method: 'POST', path: '/api/session', params: {}, body: { email: 'fuzz@example.com', password: 'long enough pass' } },

@@ -18,6 +18,7 @@ const QrFormPage = lazy(() => import('./features/qr/QrFormPage.js'));
 const QrDetailPage = lazy(() => import('./features/qr/QrDetailPage.js'));
 const AccountPage = lazy(() => import('./features/account/AccountPage.js'));
 const TransferPage = lazy(() => import('./features/transfer/TransferPage.js'));
+const WebhooksPage = lazy(() => import('./features/webhooks/WebhooksPage.js'));
 const resource = (name: 'DomainsPage' | 'PixelsPage') => lazy(() => import('./features/resources/pages.js').then((m) => ({ default: m[name] })));
 const CampaignsPage = lazy(() => import('./features/campaigns/CampaignsPage.js'));
 const ChannelsPage = lazy(() => import('./features/channels/ChannelsPage.js'));
@@ -125,6 +126,9 @@ export function App() {
           </Route>
           <Route path="/transfer">
             <TransferPage />
+          </Route>
+          <Route path="/webhooks">
+            <WebhooksPage />
           </Route>
           <Route path="/account">
             <AccountPage />

@@ -6,6 +6,7 @@ import { formatTimestamp } from '../../lib/time.js';
 import { healthSources } from './ports.js';
 import { probeAll, type Verdict } from './probe.js';
 import * as repo from './repo.js';
+import { queueWebhookEvents, webhooksHearing } from '../webhooks/access.js';
 
 /** Targets leased per round, checked side by side (the host gate still holds each host to two at a time). */
 const BATCH = 8;
@@ -19,6 +20,10 @@ const FIRST_CHECK_S = 600;
 const NEVER = '9999-12-31 23:59:59';
 
 const at = (ms: number) => formatTimestamp(new Date(ms));
+
+/** A change worth a link.health event: a first check that finds the link fine is none. */
+const healthChanged = (before: string | undefined, now: string) =>
+  (before ?? 'unknown') !== now && !((before ?? 'unknown') === 'unknown' && now === 'ok');
 
 export interface CheckerOptions {
   /** Seconds between checks of one target, ±10 % jitter; 0: checked only on request. */
@@ -94,8 +99,15 @@ export class HealthChecker {
     const { verdict, broken } = await probeAll(this.client, found.urls, maxWaitMs);
     // Requests cut short by a shutdown say nothing of the link: its lease runs out and another round checks it.
     if (this.closed) return undefined;
+    const hearing = kind === 'link' && found.owner ? await webhooksHearing(this.ctx.db, found.owner, ['link.health']) : [];
+    const tell = (trx: typeof this.ctx.db, before: string | undefined) =>
+      healthChanged(before, verdict.status)
+        ? queueWebhookEvents(trx, hearing, found.owner!, 'link.health', [
+            { id, status: verdict.status, previous: before ?? 'unknown', code: verdict.code },
+          ])
+        : Promise.resolve();
     const checked = { ...verdict, checkedAt: at(Date.now()), due: this.nextDue() };
-    const { before, moved } = await repo.record(this.ctx.db, kind, id, checked, { urls: found.urls, broken });
+    const { before, moved } = await repo.record(this.ctx.db, kind, id, checked, { urls: found.urls, broken }, tell);
     // Only broken-ness changes what a target serves (a link's fallback, per destination): other changes leave the caches be.
     if ((before === 'broken') !== (verdict.status === 'broken') || moved) await source.changed(this.ctx, [id]);
     return verdict;

@@ -7,6 +7,8 @@ import { port } from '../../lib/port.js';
 export interface Destinations {
   urls: string[];
   enabled: boolean;
+  /** The owning account, for its webhooks (link.health); unset for targets without the event. */
+  owner?: number;
 }
 
 /** One kind of checked target, served by its owning feature (links, QR codes), which imports health. */

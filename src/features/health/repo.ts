@@ -71,12 +71,22 @@ export interface Checked {
 
 /**
  * Records a check and releases the lease; `since` moves only when the status changed. With several destinations,
- * also which were found broken (`broken` of `urls`). Answers the status before and whether the broken ones changed.
+ * also which were found broken (`broken` of `urls`). Answers the status before and whether the broken ones changed;
+ * `also` joins the transaction with it (the webhooks' outbox).
  */
-export async function record(db: Db, kind: TargetKind, id: number, checked: Checked, found: Found): Promise<{ before?: string; moved: boolean }> {
+export async function record(
+  db: Db,
+  kind: TargetKind,
+  id: number,
+  checked: Checked,
+  found: Found,
+  also?: (trx: Db, before: string | undefined) => Promise<void>,
+): Promise<{ before?: string; moved: boolean }> {
   return db.transaction().execute(async (trx) => {
     const moved = found.urls.length > 1 && (await recordBroken(trx, kind, id, found.broken));
-    return { before: await recordTarget(trx, kind, id, checked), moved };
+    const before = await recordTarget(trx, kind, id, checked);
+    await also?.(trx, before);
+    return { before, moved };
   });
 }
 

@@ -113,7 +113,12 @@ export const linkHealthSource: HealthSource = {
   owns: repo.ownsLink,
   idsAfter: repo.linkIdsAfter,
   destinations: async (db, ids) =>
-    new Map((await repo.healthRows(db, ids)).map((row) => [Number(row.id), { urls: destinationsOf(row), enabled: Number(row.health_check) === 1 }])),
+    new Map(
+      (await repo.healthRows(db, ids)).map((row) => [
+        Number(row.id),
+        { urls: destinationsOf(row), enabled: Number(row.health_check) === 1, owner: Number(row.user_id) },
+      ]),
+    ),
   // A broken link with a fallback redirects elsewhere: its cached copies and resident entry must go.
   changed: invalidateLinks,
 };

@@ -151,9 +151,10 @@ export async function updateLink(db: Db, id: number, changes: LinkUpdate): Promi
     .execute();
 }
 
-/** Removes the link with its channel entries, pixel assignments, tags and statistics, in one transaction. */
-export async function deleteLink(db: Db, userId: number, id: number): Promise<void> {
+/** Removes the link with its channel entries, pixel assignments, tags and statistics, in one transaction; `also` joins it. */
+export async function deleteLink(db: Db, userId: number, id: number, also?: (trx: Db) => Promise<void>): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    await also?.(trx);
     await forgetItem(trx, 'links', id);
     await dropLinkPixels(trx, id);
     await forgetLinkTags(trx, id);
@@ -217,7 +218,7 @@ export function healthRows(db: Db, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('links')
-    .select(['id', 'long_url', 'routing', 'geo_targets', 'device_targets', 'language_targets', 'health_check'])
+    .select(['id', 'user_id', 'long_url', 'routing', 'geo_targets', 'device_targets', 'language_targets', 'health_check'])
     .where('id', 'in', ids)
     .execute();
 }

@@ -10,11 +10,13 @@ import { firstChannelOf, ownsChannel } from '../channels/access.js';
 import { pixelIdsOfLink } from '../pixels/service.js';
 import { taggedLinkIds, tagList, tagsOfLinks } from '../tags/access.js';
 import { healthOf } from '../health/access.js';
+import { queueWebhookEvents, webhooksHearing } from '../webhooks/access.js';
+import { shortUrl } from '../../lib/short-url.js';
 import { invalidateLinksAround } from './invalidate.js';
 import { linkNeighbours } from './ports.js';
 import * as repo from './repo.js';
 import type { LinkListQuery } from './schema.js';
-import { SOCIAL_KEYS, toDetail, toEntry } from './view.js';
+import { domainOf, SOCIAL_KEYS, toDetail, toEntry } from './view.js';
 
 type ListQuery = Static<typeof LinkListQuery>;
 
@@ -86,6 +88,10 @@ export { createLink as addLink } from './write/pipeline.js';
 export { updateLink } from './write/update.js';
 
 export async function deleteLink(ctx: AppContext, userId: number, id: number): Promise<void> {
-  await ownLink(ctx, userId, id);
-  await invalidateLinksAround(ctx, [id], () => repo.deleteLink(ctx.db, userId, id));
+  const link = await ownLink(ctx, userId, id);
+  const hearing = await webhooksHearing(ctx.db, userId, ['link.deleted']);
+  const event = { id, alias: link.alias, shorturl: shortUrl(ctx.config, domainOf(link), link.alias) };
+  await invalidateLinksAround(ctx, [id], () =>
+    repo.deleteLink(ctx.db, userId, id, (trx) => queueWebhookEvents(trx, hearing, userId, 'link.deleted', [event])),
+  );
 }

@@ -81,14 +81,18 @@ export async function updateQr(db: Db, userId: number, id: number, changes: Upda
   await db.updateTable('qr_codes').set(changes).where('id', '=', id).where('user_id', '=', userId).execute();
 }
 
-/** Deletes a code with its channel entries and statistics; returns its slug, or undefined when the caller has no such code. */
-export function deleteQr(db: Db, userId: number, id: number): Promise<string | undefined> {
+/**
+ * Deletes a code with its channel entries and statistics; returns its slug, or undefined when the caller has
+ * no such code. `also` runs in the same transaction once the code is gone.
+ */
+export function deleteQr(db: Db, userId: number, id: number, also?: (trx: Db) => Promise<void>): Promise<string | undefined> {
   return db.transaction().execute(async (trx) => {
     const deleted = await trx.deleteFrom('qr_codes').where('id', '=', id).where('user_id', '=', userId).returning('slug').executeTakeFirst();
     if (!deleted) return undefined;
     await forgetItem(trx, 'qr', id);
     await forgetTargets(trx, 'qr', [id], userId);
     await forgetHealth(trx, 'qr', [id]);
+    await also?.(trx);
     return deleted.slug;
   });
 }

@@ -1,5 +1,7 @@
 import { destinationsChanged, healthOf } from '../health/access.js';
+import { queueWebhookEvents, webhooksHearing } from '../webhooks/access.js';
 import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connect.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import { invalidateQr } from '../../cache/public-cache.js';
 import { fail } from '../../lib/errors.js';
@@ -110,20 +112,19 @@ export async function addQr(ctx: AppContext, userId: number, input: QrInput & { 
   const content = readContent(type, input.data);
   const style = await readStyle(input, { foreground: DEFAULT_FOREGROUND, background: DEFAULT_BACKGROUND });
   const name = checkName(input.name) || titleOf(type, content);
+  const hearing = await webhooksHearing(ctx.db, userId, ['qr.created']);
   for (let attempt = 1; ; attempt++) {
     const slug = randomAlias(12);
     const payload = checkedPayload(ctx, type, slug, content);
+    const row = { user_id: userId, slug, name, type, data: JSON.stringify(content), payload, ...style, created_at: nowTimestamp() };
+    // With a webhook hearing qr.created, its event is queued in the insert's transaction.
+    const insert = async (db: Db) => {
+      const id = await repo.insertQr(db, row);
+      await queueWebhookEvents(db, hearing, userId, 'qr.created', [{ id, name, type, link: imageUrl(ctx, slug) }]);
+      return id;
+    };
     try {
-      const id = await repo.insertQr(ctx.db, {
-        user_id: userId,
-        slug,
-        name,
-        type,
-        data: JSON.stringify(content),
-        payload,
-        ...style,
-        created_at: nowTimestamp(),
-      });
+      const id = hearing.length > 0 ? await ctx.db.transaction().execute(insert) : await insert(ctx.db);
       invalidateQr(ctx, slug); // drops a cached "no such code" for this slug
       return { id, link: imageUrl(ctx, slug) };
     } catch (error) {
@@ -142,14 +143,20 @@ export async function updateQr(ctx: AppContext, userId: number, id: number, inpu
   const name = checkName(input.name);
   const payload = checkedPayload(ctx, type, row.slug, content);
   const data = JSON.stringify(content);
-  await repo.updateQr(ctx.db, userId, id, { data, payload, ...style, ...(name ? { name } : {}) });
-  // A link code sent elsewhere: what its last check found no longer holds.
-  if (type === 'link' && data !== row.data) await destinationsChanged(ctx.db, 'qr', id);
+  const hearing = await webhooksHearing(ctx.db, userId, ['qr.updated']);
+  const write = async (db: Db) => {
+    await repo.updateQr(db, userId, id, { data, payload, ...style, ...(name ? { name } : {}) });
+    // A link code sent elsewhere: what its last check found no longer holds.
+    if (type === 'link' && data !== row.data) await destinationsChanged(db, 'qr', id);
+    await queueWebhookEvents(db, hearing, userId, 'qr.updated', [{ id, type, link: imageUrl(ctx, row.slug), ...(name ? { name } : {}) }]);
+  };
+  await (hearing.length > 0 ? ctx.db.transaction().execute(write) : write(ctx.db));
   invalidateQr(ctx, row.slug);
 }
 
 export async function deleteQr(ctx: AppContext, userId: number, id: number): Promise<void> {
-  const slug = await repo.deleteQr(ctx.db, userId, id);
+  const hearing = await webhooksHearing(ctx.db, userId, ['qr.deleted']);
+  const slug = await repo.deleteQr(ctx.db, userId, id, (trx) => queueWebhookEvents(trx, hearing, userId, 'qr.deleted', [{ id }]));
   if (slug === undefined) throw fail('not_found', 'QR code');
   invalidateQr(ctx, slug);
 }

@@ -34,6 +34,7 @@ export const NAV: NavEntry[] = [
       { href: '/pixels', label: 'Pixels' },
       { href: '/tags', label: 'Tags' },
       { href: '/transfer', label: 'Import/Export' },
+      { href: '/webhooks', label: 'Webhooks' },
       { href: '/account', label: 'Account' },
     ],
   },

@@ -27,6 +27,7 @@ import type { DomainSchema } from '../../../src/features/domains/schema.js';
 import type { PixelSchema } from '../../../src/features/pixels/schema.js';
 import type { SeriesResponse } from '../../../src/features/stats/series-schema.js';
 import type { LatestVisitsResponse, VisitEntry } from '../../../src/features/stats/visits-schema.js';
+import type { DeliveryView, WebhookAddBody, WebhookCreated, WebhookUpdateBody, WebhookView } from '../../../src/features/webhooks/schema.js';
 
 export type Account = Static<typeof AccountResponse>['data'];
 export type ApiKeyEntry = Static<typeof ApiKeySchema>;
@@ -63,6 +64,12 @@ export type BioFull = Static<typeof BioDetail>['data'];
 export type SplashInput = Static<typeof SplashAddBody>;
 export type OverlayInput = Static<typeof OverlayAddBody>;
 export type BioInput = Static<typeof BioAddBody>;
+export type { WebhookEvent } from '../../../src/features/webhooks/schema.js';
+export type Webhook = Static<typeof WebhookView>;
+export type WebhookInput = Static<typeof WebhookAddBody>;
+export type WebhookUpdate = Static<typeof WebhookUpdateBody>;
+export type WebhookCreatedBody = Static<typeof WebhookCreated>;
+export type Delivery = Static<typeof DeliveryView>;
 /** Two texts edited side by side: a target and its URL, a parameter and its value, a bio link's title and URL. */
 export interface Row {
   key: string;
@@ -80,3 +87,6 @@ export type ListData<K extends string, T> = {
   maxpage: number;
 } & Record<K, T[]>;
 export type ListBody<K extends string, T> = { error: '0'; data: ListData<K, T> };
+/** The spec's list envelopes of webhooks and of a webhook's deliveries (`WebhookList`, `DeliveryList`). */
+export type WebhookListBody = ListBody<'webhooks', Webhook>;
+export type DeliveryListBody = ListBody<'deliveries', Delivery>;

@@ -4,6 +4,7 @@ import { AppError } from '../../../lib/errors.js';
 import { Pacer } from '../../../infra/pacer.js';
 import { shortUrl } from '../../../lib/short-url.js';
 import { nowTimestamp } from '../../../lib/time.js';
+import { webhooksHearing } from '../../webhooks/access.js';
 import { linkNeighbours } from '../ports.js';
 import type { LinkInput } from '../schema.js';
 import { allocate, type Created, type Draft, draft, type NewItem, type Outcome } from './draft.js';
@@ -44,7 +45,8 @@ export async function createLinks(ctx: AppContext, userId: number, items: NewIte
     }
   }
   const ready = await allocate(ctx.db, drafts, outcomes);
-  const ids = await write(ctx, ready, outcomes, pacer);
+  const hearing = ready.length > 0 ? await webhooksHearing(ctx.db, userId, ['link.created']) : [];
+  const ids = await write(ctx, ready, outcomes, pacer, hearing);
   for (const d of ready) {
     await pacer.turn();
     const id = ids.get(d.index);

@@ -9,6 +9,7 @@ import { setLinkPixels } from '../../pixels/service.js';
 import { setLinkTags, tagList } from '../../tags/access.js';
 import { aliasTaken } from '../access.js';
 import { destinationsChanged } from '../../health/access.js';
+import { queueWebhookEvents, webhooksHearing, type Hearing } from '../../webhooks/access.js';
 import { destinationsOf } from '../destinations.js';
 import { invalidateLinksAround } from '../invalidate.js';
 import { linkNeighbours } from '../ports.js';
@@ -30,18 +31,23 @@ interface Attached {
   tags?: string[];
   /** The destination or its checks changed: the last check's finding (and a fallback it set off) no longer holds. */
   recheck: boolean;
+  /** Webhooks to tell of the update (link.updated), in its transaction. */
+  hearing: Hearing;
+  /** The event's data: the link as it is after the update. */
+  event: Record<string, unknown>;
 }
 
 /** A link alone is one UPDATE, atomic by itself: a transaction would only add its BEGIN and COMMIT (and hold the connection). */
-function writeWithRefs(ctx: AppContext, { refs, userId, tags, recheck }: Attached, id: number, columns: LinkUpdate): Promise<void> {
+function writeWithRefs(ctx: AppContext, { refs, userId, tags, recheck, hearing, event }: Attached, id: number, columns: LinkUpdate): Promise<void> {
   const run = async (db: Db) => {
     await repo.updateLink(db, id, columns);
     if (recheck) await destinationsChanged(db, 'link', id);
     if (refs.pixels) await setLinkPixels(db, id, refs.pixels);
     if (tags) await setLinkTags(db, userId, id, tags);
     if (refs.channelId) await addToChannel(db, refs.channelId, 'links', id);
+    await queueWebhookEvents(db, hearing, userId, 'link.updated', [event]);
   };
-  return refs.pixels || tags || refs.channelId || recheck ? ctx.db.transaction().execute(run) : run(ctx.db);
+  return refs.pixels || tags || refs.channelId || recheck || hearing.length > 0 ? ctx.db.transaction().execute(run) : run(ctx.db);
 }
 
 /** The detail names an overlay link's type `overlay-{id}`: sent back unchanged it is kept, though update sets no overlay. */
@@ -71,7 +77,9 @@ export async function updateLink(ctx: AppContext, userId: number, id: number, se
   if (refs.campaignId !== undefined) columns.campaign_id = refs.campaignId;
   try {
     const recheck = destinationsMoved(link, columns) || (columns.health_check !== undefined && columns.health_check !== Number(link.health_check));
-    await invalidateLinksAround(ctx, [id], () => writeWithRefs(ctx, { refs, userId, tags, recheck }, id, columns));
+    const hearing = await webhooksHearing(ctx.db, userId, ['link.updated']);
+    const event = { id, alias, shorturl: shortUrl(ctx.config, domain, alias), longurl: columns.long_url ?? link.long_url };
+    await invalidateLinksAround(ctx, [id], () => writeWithRefs(ctx, { refs, userId, tags, recheck, hearing, event }, id, columns));
   } catch (error) {
     if (isUniqueViolation(error)) throw fail('alias_taken');
     throw error;

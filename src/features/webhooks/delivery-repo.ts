@@ -1,0 +1,97 @@
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import { isPostgres } from '../../db/dialect.js';
+import type { WebhookDeliveriesTable } from '../../db/types.js';
+import type { Page } from '../../lib/pagination.js';
+
+/** The SQL of webhook_deliveries, the outbox; only this feature names the table. */
+
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type NewDelivery = Insertable<WebhookDeliveriesTable>;
+
+export async function insertDeliveries(db: Db, rows: NewDelivery[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
+}
+
+export async function listDeliveries(db: Db, webhookId: number, page: Page): Promise<{ total: number; rows: DeliveryRow[] }> {
+  const count = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('webhook_id', '=', webhookId)
+    .executeTakeFirst();
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('webhook_id', '=', webhookId)
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return { total: Number(count?.n ?? 0), rows };
+}
+
+/** Queues the delivery again now, its attempts counted afresh; false when the webhook has no such delivery. */
+export async function requeue(db: Db, webhookId: number, id: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', attempts: 0, response_code: null, next_at: now, retry_from: null, lease_until: '' })
+    .where('id', '=', id)
+    .where('webhook_id', '=', webhookId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export type Claimed = Pick<DeliveryRow, 'id' | 'webhook_id' | 'event' | 'event_id' | 'body' | 'attempts' | 'retry_from'>;
+
+/**
+ * Leases up to `limit` due deliveries to this node until `leaseUntil`. PostgreSQL skips rows another node
+ * has locked meanwhile (`FOR UPDATE SKIP LOCKED`); SQLite serialises writers, and the repeated
+ * `lease_until` test keeps a row leased meanwhile out. Either way each due delivery goes to one node.
+ */
+export async function claimDue(db: Db, now: string, leaseUntil: string, limit: number): Promise<Claimed[]> {
+  const lock = isPostgres(db) ? sql` for update skip locked` : sql``;
+  const { rows } = await sql<Claimed>`update webhook_deliveries set lease_until = ${leaseUntil}
+    where lease_until <= ${now} and id in (
+      select id from webhook_deliveries where status = 'pending' and next_at <= ${now} and lease_until <= ${now}
+      order by next_at limit ${limit}${lock})
+    returning id, webhook_id, event, event_id, body, attempts, retry_from`.execute(db);
+  return rows.map((r) => ({ ...r, id: Number(r.id), webhook_id: Number(r.webhook_id), attempts: Number(r.attempts) }));
+}
+
+export interface Attempt {
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  code: number | null;
+  next: string | null;
+  retryFrom?: string | null;
+}
+
+/** Records an attempt and releases the lease. */
+export async function recordAttempt(db: Db, id: number, attempt: Attempt): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({
+      status: attempt.status,
+      attempts: attempt.attempts,
+      response_code: attempt.code,
+      next_at: attempt.next,
+      lease_until: '',
+      ...(attempt.retryFrom === undefined ? {} : { retry_from: attempt.retryFrom }),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The webhook's pending deliveries end as failed (it was disabled). */
+export async function failPending(db: Db, webhookId: number): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', next_at: null })
+    .where('webhook_id', '=', webhookId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+export async function deleteDeliveriesOf(db: Db, webhookId: number): Promise<void> {
+  await db.deleteFrom('webhook_deliveries').where('webhook_id', '=', webhookId).execute();
+}

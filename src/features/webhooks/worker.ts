@@ -1,0 +1,172 @@
+import type { AppContext } from '../../context.js';
+import { OutboundClient, type Outcome } from '../../infra/outbound/client.js';
+import { outboundUserAgent } from '../../infra/outbound/user-agent.js';
+import { nowTimestamp } from '../../lib/time.js';
+import * as deliveries from './delivery-repo.js';
+import { stamp } from './outbox.js';
+import * as repo from './repo.js';
+import { signature } from './sign.js';
+
+/** Deliveries leased per round, sent side by side (the host gate still holds each host to two at a time). */
+const BATCH = 16;
+/** How long a node holds a delivery: beyond the longest send (six hops, each up to OUTBOUND_TIMEOUT_MS). */
+const LEASE_MS = 2 * 60_000;
+/** The longest pause between retries, and between rounds that found nothing due. */
+const MAX_DELAY_MS = 3600_000;
+const IDLE_MS = 1000;
+
+/** What became of one attempt, for the `redirectory_webhook_deliveries_total{result}` metric. */
+export type DeliveryResult = 'delivered' | 'retry' | 'failed';
+type Listener = (result: DeliveryResult) => void;
+const listeners = new Set<Listener>();
+
+/** Calls `fn` with each attempt's result (the integrator's metrics counter); answers the unsubscribe. */
+export function onDeliveryResult(fn: Listener): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** The next retry's delay: WEBHOOK_BACKOFF_MS, doubling per attempt, up to an hour, with ±20 % jitter. */
+export function retryDelay(backoffMs: number, attempts: number): number {
+  return Math.min(backoffMs * 2 ** Math.min(attempts - 1, 30), MAX_DELAY_MS) * (0.8 + Math.random() * 0.4);
+}
+
+const failureText = (outcome: Outcome) =>
+  outcome.ok ? `HTTP ${outcome.status}` : outcome.failure === 'blocked' ? 'refused address (not a public one)' : `no answer (${outcome.failure})`;
+
+const parseStamp = (value: string) => Date.parse(`${value.replace(' ', 'T')}Z`);
+
+/** "a day" at the default, else the span in words a person reads. */
+function span(ms: number): string {
+  if (ms === 24 * 3600_000) return 'a day';
+  return ms % 3600_000 === 0 ? `${ms / 3600_000} h` : ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+/**
+ * The delivery worker: each node leases due deliveries (one node per delivery), POSTs them signed through
+ * the outbound client (public addresses only, checked after DNS and on every redirect) and records the
+ * answer: a 2xx is delivered; anything else is retried with backoff until WEBHOOK_GIVE_UP_MS, and a webhook
+ * failing that long is disabled with the reason. Started by the app once it listens, closed with it.
+ */
+export class WebhookWorker {
+  private readonly client: OutboundClient;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(private readonly ctx: AppContext) {
+    this.client = new OutboundClient({
+      userAgent: outboundUserAgent('Webhook', ctx.config.BASE_URL),
+      timeoutMs: ctx.config.OUTBOUND_TIMEOUT_MS,
+      allowLoopback: ctx.config.OUTBOUND_ALLOW_LOOPBACK,
+    });
+  }
+
+  start(): void {
+    if (!this.closed && this.timer === undefined && !this.running) this.schedule(this.idleMs());
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.client.close();
+    await this.running;
+  }
+
+  /** One round: lease the due deliveries and send them. Answers how many were sent. */
+  async round(): Promise<number> {
+    const now = Date.now();
+    const claimed = await deliveries.claimDue(this.ctx.db, stamp(now), stamp(now + LEASE_MS), BATCH);
+    if (claimed.length === 0) return 0;
+    const hooks = await repo.secretsOf(this.ctx.db, [...new Set(claimed.map((c) => c.webhook_id))]);
+    await Promise.all(claimed.map((c) => this.send(c, hooks.get(c.webhook_id))));
+    return claimed.length;
+  }
+
+  private async send(delivery: deliveries.Claimed, hook: repo.WebhookRow | undefined): Promise<void> {
+    if (!hook || Number(hook.active) !== 1) {
+      await deliveries.recordAttempt(this.ctx.db, delivery.id, { status: 'failed', attempts: delivery.attempts, code: null, next: null });
+      return;
+    }
+    const outcome = await this.client.request(hook.url, {
+      method: 'POST',
+      body: delivery.body,
+      maxWaitMs: 0,
+      headers: {
+        'content-type': 'application/json',
+        'redirectory-signature': signature(hook.secret, delivery.body),
+        'redirectory-event': delivery.event,
+      },
+    });
+    // A send cut short by a shutdown says nothing of the receiver: its lease runs out and a node sends it again.
+    if (this.closed) return;
+    const attempts = delivery.attempts + 1;
+    const code = outcome.ok ? outcome.status : null;
+    if (outcome.ok && outcome.status >= 200 && outcome.status < 300) {
+      await deliveries.recordAttempt(this.ctx.db, delivery.id, { status: 'delivered', attempts, code, next: null });
+      if (hook.failing_since !== null) await repo.updateWebhook(this.ctx.db, hook.id, { failing_since: null });
+      hook.failing_since = null;
+      return this.report('delivered');
+    }
+    await this.failed(delivery, hook, attempts, outcome);
+  }
+
+  private async failed(delivery: deliveries.Claimed, hook: repo.WebhookRow, attempts: number, outcome: Outcome): Promise<void> {
+    const { WEBHOOK_BACKOFF_MS: backoff, WEBHOOK_GIVE_UP_MS: giveUp } = this.ctx.config;
+    const now = Date.now();
+    const code = outcome.ok ? outcome.status : null;
+    // A delivery is retried for WEBHOOK_GIVE_UP_MS from its first failure (a resend starts afresh).
+    const retryFrom = delivery.retry_from ?? stamp(now);
+    const deadline = parseStamp(retryFrom) + giveUp;
+    const next = Math.min(now + retryDelay(backoff, attempts), deadline);
+    const over = now >= deadline;
+    await deliveries.recordAttempt(this.ctx.db, delivery.id, {
+      status: over ? 'failed' : 'pending',
+      attempts,
+      code,
+      next: over ? null : stamp(next),
+      retryFrom,
+    });
+    this.report(over ? 'failed' : 'retry');
+    const since = hook.failing_since ?? stamp(now);
+    if (hook.failing_since === null) {
+      hook.failing_since = since;
+      await repo.updateWebhook(this.ctx.db, hook.id, { failing_since: since });
+    }
+    if (now - parseStamp(since) < giveUp || Number(hook.active) !== 1) return;
+    hook.active = 0;
+    const reason = `Disabled on ${nowTimestamp()} after failing for ${span(giveUp)}: ${failureText(outcome)}`;
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await repo.updateWebhook(trx, hook.id, { active: 0, reason });
+      await deliveries.failPending(trx, hook.id);
+    });
+    this.ctx.log.warn({ webhook: hook.id, reason }, 'webhook disabled');
+  }
+
+  private report(result: DeliveryResult): void {
+    for (const fn of listeners) fn(result);
+  }
+
+  /** Every second, or every WEBHOOK_BACKOFF_MS when that is shorter (tests), with a third of it as jitter. */
+  private idleMs(): number {
+    return Math.min(IDLE_MS, this.ctx.config.WEBHOOK_BACKOFF_MS) * (2 / 3 + Math.random() / 3);
+  }
+
+  private schedule(ms: number): void {
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.running = this.loop().finally(() => (this.running = undefined));
+    }, ms);
+    this.timer.unref();
+  }
+
+  private async loop(): Promise<void> {
+    let sent = 0;
+    try {
+      sent = await this.round();
+    } catch (err) {
+      if (!this.closed) this.ctx.log.warn({ err }, 'webhook round failed; retrying later');
+    }
+    if (!this.closed) this.schedule(sent >= BATCH ? 0 : this.idleMs());
+  }
+}
