@@ -22,7 +22,7 @@ function spawnThread(data: WriterThreadData): Worker {
 }
 
 interface Waiting {
-  resolve(): void;
+  resolve(ms?: number): void;
   reject(error: Error): void;
 }
 
@@ -37,11 +37,11 @@ export function threadBatchWriter(data: WriterThreadData, log: Logger): BatchWri
 
   const start = () => {
     const thread = spawnThread(data);
-    thread.on('message', ({ id, error }: WriterReply) => {
+    thread.on('message', ({ id, error, ms }: WriterReply) => {
       const entry = waiting.get(id);
       waiting.delete(id);
       if (error) entry?.reject(new Error(error));
-      else entry?.resolve();
+      else entry?.resolve(ms);
     });
     const fail = (error: Error) => {
       if (worker === thread) worker = null;
@@ -58,7 +58,7 @@ export function threadBatchWriter(data: WriterThreadData, log: Logger): BatchWri
 
   return {
     write: (batch: VisitBatch) =>
-      new Promise<void>((resolve, reject) => {
+      new Promise<number | void>((resolve, reject) => {
         worker ??= start();
         const id = ++next;
         waiting.set(id, { resolve, reject });
