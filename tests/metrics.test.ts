@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../src/features/account/service.js';
@@ -101,6 +102,23 @@ describe('one process', () => {
     } else {
       expect(sample(after, 'redirectory_sqlite_file_bytes', { file: 'db' })).toBeGreaterThan(0);
     }
+  });
+
+  it('documents every metric it exports, and the Grafana dashboard graphs only those', async () => {
+    const text = (await scrape(server.url, TOKEN)).text;
+    const exported = new Set([...text.matchAll(/^# TYPE (redirectory_\w+) /gm)].map((m) => m[1]!));
+    const readme = readFileSync('README.md', 'utf8');
+    expect([...exported].filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
+    const dashboard = JSON.parse(readFileSync('docs/grafana-dashboard.json', 'utf8')) as { panels: Array<{ targets?: Array<{ expr: string }> }> };
+    const graphed = new Set(
+      dashboard.panels.flatMap((p) =>
+        (p.targets ?? []).flatMap((t) => [...t.expr.matchAll(/redirectory_\w+/g)].map((m) => m[0].replace(/_(bucket|sum|count)$/, ''))),
+      ),
+    );
+    // The pool gauge exists on PostgreSQL only, the file sizes on SQLite only.
+    const either = ['redirectory_db_pool_connections', 'redirectory_sqlite_file_bytes'];
+    expect([...graphed].filter((name) => !exported.has(name) && !either.includes(name))).toEqual([]);
+    expect([...exported].filter((name) => !graphed.has(name))).toEqual([]);
   });
 
   it('counts a public refusal: password tries past the throttle', async () => {
