@@ -53,6 +53,7 @@ import { checkReadiness } from './infra/readiness.js';
 import { PAGE_STYLE, PAGE_STYLE_PATH } from './lib/page-style.js';
 import { DOCS_LOGO, DOCS_THEME, DOCS_UI_CONFIG } from './lib/docs-theme.js';
 import { RedisRateLimitStore } from './http/redis-rate-limit.js';
+import { metricsPort, metricsRoutes, observeApi } from './features/metrics/routes.js';
 
 /** The /api features in the order they register: the order of the OpenAPI document's paths. */
 const API_FEATURES: Feature[] = [
@@ -124,6 +125,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
         apiGate(ctx, store, (key) => accountByApiKey(ctx, key), sessionLookup(ctx)),
       );
       scopeRoutes(api);
+      observeApi(api, ctx);
       // Account changes end sessions, which the session feature owns: wired here, as session imports account.
       await api.register(accountRoutes, { ctx, endSessions: (userId, keep) => endOtherSessions(ctx, userId, keep) });
       for (const feature of API_FEATURES) await api.register(feature, { ctx });
@@ -153,7 +155,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   );
   // The public side's body rules, for every path outside /api and unrouted ones. Added here, after /api and before
   // the public features: a scope copies its parent's hooks when it is registered.
-  app.addHook('onRequest', publicBodyGate());
+  app.addHook('onRequest', publicBodyGate(ctx.counters));
+  await app.register(metricsRoutes, { ctx });
+  metricsPort(app, ctx);
   await app.register(dashboardRoutes, { ctx });
   await app.register(qrCachesPlugin, { ctx });
   await app.register(qrPublicRoutes, { ctx });

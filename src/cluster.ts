@@ -2,6 +2,8 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { isInvalidateMessage } from './infra/worker-invalidation.js';
+import { ClusterMetrics } from './infra/metrics/cluster.js';
+import { listenForMetrics } from './infra/metrics/listener.js';
 import { Lifetime } from './start/lifetime.js';
 import { migrate, openDatabase, openRedis } from './start/steps.js';
 
@@ -17,8 +19,11 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   await prepare(config, log);
   let stopping = false;
   let status = 0;
+  // The workers' sum, for scrapes a worker received (METRICS_TOKEN) and for the primary's own METRICS_PORT.
+  const metrics = config.METRICS ? new ClusterMetrics() : null;
   const fork = (): Worker => {
     const worker = cluster.fork();
+    metrics?.serve(worker);
     worker.on('message', (message: unknown) => {
       if (!isInvalidateMessage(message)) return;
       for (const other of Object.values(cluster.workers ?? {})) if (other && other !== worker) other.send(message);
@@ -36,6 +41,7 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
     setTimeout(fork, RESTART_DELAY_MS);
   });
   for (let i = 0; i < config.WORKERS; i++) fork();
+  if (metrics && config.METRICS_PORT !== undefined) await listenForMetrics(metrics, config.METRICS_HOST, config.METRICS_PORT, log);
   log.info({ workers: config.WORKERS }, 'Redirectory primary started its workers');
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;

@@ -59,6 +59,12 @@ const EnvSchema = Type.Object({
   WEBHOOK_BACKOFF_MS: Type.Integer({ minimum: 10, default: 10_000 }),
   /** How long a delivery is retried, and how long a webhook may fail before it is disabled (a day). */
   WEBHOOK_GIVE_UP_MS: Type.Integer({ minimum: 100, default: 24 * 3600_000 }),
+  /** GET /metrics on the main port answers only `Authorization: Bearer <this>`; unset, it answers 404 like any unknown path. */
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  /** A listener of its own for GET /metrics, without a token (the primary's with WORKERS > 1); unset, none. */
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+  /** Where METRICS_PORT listens: loopback unless the scraper is elsewhere (it has no token, so keep it private). */
+  METRICS_HOST: Type.String({ default: '127.0.0.1' }),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -77,6 +83,8 @@ export interface Config extends Omit<Env, 'BASE_URL' | 'DOMAIN_DNS_TARGETS' | 'D
   LINK_CACHE_TTL_S: number;
   /** The click journals' root, or null when CLICK_JOURNAL_DIR is `off` (or the database is SQLite in memory). */
   CLICK_JOURNAL_DIR: string | null;
+  /** METRICS_TOKEN or METRICS_PORT is set: the process keeps a Prometheus registry (infra/metrics/registry.ts). */
+  METRICS: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -124,6 +132,7 @@ function finish(env: Env): Config {
     DIALECT: dialect,
     LINK_CACHE_TTL_S: env.LINK_CACHE_TTL_S ?? defaultTtl,
     CLICK_JOURNAL_DIR: journalRoot(env.CLICK_JOURNAL_DIR, env.DATABASE_URL, dialect),
+    METRICS: env.METRICS_TOKEN !== undefined || env.METRICS_PORT !== undefined,
   };
 }
 

@@ -18,10 +18,11 @@ import { packer, type Packer } from './visit-log.js';
 /**
  * Writes one batch of raw visits atomically: aggregates them (bots dropped), then unique visitors, the
  * referrer rows and each target's summary row (counters and the other labels). `close` releases what
- * the writer holds.
+ * the writer holds. `write` resolves with the milliseconds the write itself took when the writer measured
+ * them apart from waiting (the SQLite thread), else with nothing.
  */
 export interface BatchWriter {
-  write(batch: VisitBatch): Promise<void>;
+  write(batch: VisitBatch): Promise<number | void>;
   close(): Promise<void>;
 }
 

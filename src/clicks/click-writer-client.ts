@@ -23,7 +23,7 @@ function spawnThread(data: WriterThreadData): Worker {
 }
 
 interface Waiting {
-  resolve(): void;
+  resolve(ms?: number): void;
   reject(error: Error): void;
 }
 
@@ -41,11 +41,11 @@ export function threadBatchWriter(data: WriterThreadData, log: Logger): BatchWri
   const start = () => {
     loaded = clickBatchHooks().modules;
     const thread = spawnThread({ ...data, hooks: loaded });
-    thread.on('message', ({ id, error }: WriterReply) => {
+    thread.on('message', ({ id, error, ms }: WriterReply) => {
       const entry = waiting.get(id);
       waiting.delete(id);
       if (error) entry?.reject(new Error(error));
-      else entry?.resolve();
+      else entry?.resolve(ms);
     });
     const fail = (error: Error) => {
       if (worker === thread) worker = null;
@@ -62,7 +62,7 @@ export function threadBatchWriter(data: WriterThreadData, log: Logger): BatchWri
 
   return {
     write: (batch: VisitBatch) =>
-      new Promise<void>((resolve, reject) => {
+      new Promise<number | void>((resolve, reject) => {
         // A thread started before the app plugged its hooks in (a journal replayed at start) makes way for one with them.
         if (worker && waiting.size === 0 && loaded.join() !== clickBatchHooks().modules.join()) {
           const old = worker;

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite } from '../db/connect.js';
 import { sqliteClickWriter } from './batch-writers.js';
@@ -23,7 +24,8 @@ export interface WriterThreadData {
 }
 
 export type WriterRequest = { id: number; batch: VisitBatch };
-export type WriterReply = { id: number; error?: string };
+/** `ms`: the write's own time, measured here, for the batch-duration metric (the reply is sent anyway). */
+export type WriterReply = { id: number; error?: string; ms?: number };
 
 const data = workerData as WriterThreadData;
 // Half SQLite's default of 16 MB: at 1M links a batch's pages outnumber either size, and at 1k the tables
@@ -41,8 +43,9 @@ const write = sqliteClickWriter(sqlite, hooks);
 
 parentPort!.on('message', ({ id, batch }: WriterRequest) => {
   try {
+    const started = performance.now();
     write(aggregate(batch), batch.journal);
-    parentPort!.postMessage({ id } satisfies WriterReply);
+    parentPort!.postMessage({ id, ms: performance.now() - started } satisfies WriterReply);
   } catch (error) {
     parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies WriterReply);
   }

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Db } from '../db/connect.js';
@@ -30,6 +31,8 @@ export interface ClickRecorderOptions {
   journalDir?: string;
   /** Most visits held in memory (the database failing or falling behind); beyond it visits are dropped and logged. */
   maxPending?: number;
+  /** Called once per committed batch with the write's milliseconds and its visits (the metrics' histograms). */
+  onBatch?: (ms: number, visits: number) => void;
 }
 
 const CLOSE_ATTEMPTS = 3;
@@ -58,6 +61,7 @@ export class ClickRecorder {
   private running: Promise<void> | null = null;
   private kicked = false;
   private dropped = 0;
+  private droppedBefore = 0;
   /** When the filling batch started (the last seal): it is written once it is flushMs old. */
   private sealedAt = Date.now();
   private readonly timer: NodeJS.Timeout;
@@ -96,6 +100,11 @@ export class ClickRecorder {
   /** Visits waiting to be written. */
   get pending(): number {
     return this.sealed + this.filling.length;
+  }
+
+  /** Visits dropped since start because the queue was full. */
+  get droppedTotal(): number {
+    return this.droppedBefore + this.dropped;
   }
 
   /** Hot path: append to columns and return. Parsing happens at flush time, off the request; the hour is
@@ -167,12 +176,15 @@ export class ClickRecorder {
   private async drain(): Promise<void> {
     if (this.dropped > 0) {
       this.options.log.error({ dropped: this.dropped }, 'click queue was full; visits were not counted');
+      this.droppedBefore += this.dropped;
       this.dropped = 0;
     }
     while (this.batches.length > 0) {
       const { batch, segment, committed } = this.batches[0]!;
+      const started = performance.now();
+      let ms: number | void;
       try {
-        await this.writer.write(batch);
+        ms = await this.writer.write(batch);
       } catch (error) {
         // The batch stays first in line; it counts towards maxPending meanwhile, so nothing overflows.
         this.options.log.error({ err: error, pending: this.pending }, 'click batch failed; will retry');
@@ -180,6 +192,7 @@ export class ClickRecorder {
       }
       this.batches.shift();
       this.sealed -= batchLength(batch);
+      this.options.onBatch?.(ms ?? performance.now() - started, batchLength(batch));
       if (segment) dropSegment(segment);
       committed?.();
       await nextTurn(); // better-sqlite3 is synchronous: let requests in between batches

@@ -12,6 +12,8 @@ import { closeRedis, connectRedis } from '../infra/redis.js';
 import { RedisInvalidation } from '../infra/redis-invalidation.js';
 import { WorkerInvalidation } from '../infra/worker-invalidation.js';
 import { randomToken } from '../infra/secrets.js';
+import { Counters } from '../infra/metrics/counters.js';
+import { Metrics } from '../infra/metrics/registry.js';
 import { insertSettingIfAbsent, readSetting } from '../db/settings.js';
 import type { Lifetime } from './lifetime.js';
 
@@ -46,13 +48,33 @@ export interface Services {
   invalidation: Invalidation;
   /** Batches clicks and scans off the request path; flushed on close. */
   clicks: ClickRecorder;
+  /** The request paths' plain counters (always kept: an increment each), read by `metrics` when scraped. */
+  counters: Counters;
+  /** The Prometheus registry, when METRICS_TOKEN or METRICS_PORT is set. */
+  metrics: Metrics | null;
 }
 
-/** Step 4: Redis (when configured), the cache-invalidation transport and the click writer. */
+/** Step 4: Redis (when configured), the cache-invalidation transport, the click writer and the metrics. */
 export async function buildServices(config: Config, log: Logger, handle: DbHandle, secret: string, life: Lifetime): Promise<Services> {
   const redis = await openRedis(config, log, life);
   const invalidation = await openInvalidation(config, redis, log, life);
-  return { redis, invalidation, clicks: startClicks(config, log, handle, secret, life) };
+  let metrics: Metrics | null = null;
+  const clicks = startClicks(config, log, handle, secret, life, (ms, visits) => metrics?.observeBatch(ms, visits));
+  const counters = new Counters();
+  metrics = config.METRICS ? openMetrics(handle, clicks, counters, life) : null;
+  return { redis, invalidation, clicks, counters, metrics };
+}
+
+function openMetrics(handle: DbHandle, clicks: ClickRecorder, counters: Counters, life: Lifetime): Metrics {
+  const metrics = new Metrics({
+    counters,
+    queueDepth: () => clicks.pending,
+    dropped: () => clicks.droppedTotal,
+    pool: handle.pool,
+    sqliteFile: handle.sqlitePath === ':memory:' ? undefined : handle.sqlitePath,
+  });
+  life.onClose(() => metrics.close());
+  return metrics;
 }
 
 /** A wrong REDIS_URL stops the start here, like a wrong DATABASE_URL. */
@@ -78,7 +100,14 @@ async function openInvalidation(config: Config, redis: Redis | undefined, log: L
 }
 
 /** The click recorder, and on SQLite its writer thread; closed before the database, so pending clicks are written. */
-function startClicks(config: Config, log: Logger, handle: DbHandle, secret: string, life: Lifetime): ClickRecorder {
+function startClicks(
+  config: Config,
+  log: Logger,
+  handle: DbHandle,
+  secret: string,
+  life: Lifetime,
+  onBatch: (ms: number, visits: number) => void,
+): ClickRecorder {
   const clicks = new ClickRecorder({
     db: handle.db,
     sqlitePath: handle.sqlitePath,
@@ -89,6 +118,7 @@ function startClicks(config: Config, log: Logger, handle: DbHandle, secret: stri
     geoipMmdb: config.GEOIP_MMDB,
     visitLog: config.VISIT_LOG_DAYS > 0,
     journalDir: config.CLICK_JOURNAL_DIR ?? undefined,
+    onBatch,
   });
   life.onClose(() => clicks.close());
   return clicks;

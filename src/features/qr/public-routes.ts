@@ -14,7 +14,7 @@ export const RENDER_BUDGET = 120;
 /** The public side of QR codes: images at /qr/{slug} and the scan-counting address of link codes. */
 export const qrPublicRoutes: Feature = async (app, { ctx }) => {
   const caches = app.qrCaches; // the app's (cache.ts: qrCachesPlugin)
-  const renders = new ClientBudget('qr-render', RENDER_BUDGET, 60);
+  const renders = new ClientBudget('qr-render', RENDER_BUDGET, 60, ctx.counters);
   app.get(
     '/qr/:slug',
     {

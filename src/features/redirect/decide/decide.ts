@@ -9,14 +9,25 @@ import { continuePage, expiredPage, passwordPage, throttledPage } from '../pages
 import { target, type Visitor } from './targeting.js';
 import { exhausted, route } from './routing.js';
 import { memoize } from '../../../lib/bounded-cache.js';
+import { OUTCOME, type Outcome } from '../../../infra/metrics/counters.js';
 
 /**
- * What to answer a visit. `count` says whether it is a served human visit (the caller records it), and
- * `rule` which target rule chose its destination (a compiled constant: `default`, `device:iphone`, …).
+ * What to answer a visit. `count` says whether it is a served human visit (the caller records it),
+ * `rule` which target rule chose its destination (a compiled constant: `default`, `device:iphone`, …), and
+ * `outcome` what kind of answer it is for redirectory_redirects_total (set on every decision of a link).
  */
 export type Decision =
-  | { kind: 'redirect'; status: 302; location: string; count: boolean; rule?: string }
-  | { kind: 'page'; status: number; page: RenderedPage; count: boolean; rule?: string; retryAfter?: number; setCookie?: string };
+  | { kind: 'redirect'; status: 302; location: string; count: boolean; rule?: string; outcome?: Outcome }
+  | {
+      kind: 'page';
+      status: number;
+      page: RenderedPage;
+      count: boolean;
+      rule?: string;
+      retryAfter?: number;
+      setCookie?: string;
+      outcome?: Outcome;
+    };
 
 export interface Visit extends Visitor {
   /** The Cookie header, for unlocked password links. */
@@ -37,13 +48,14 @@ export function isSocialCrawler(userAgent: string): boolean {
   return userAgent.length > 0 && crawlerByAgent(userAgent);
 }
 
-const page = (status: number, rendered: RenderedPage, count = false, retryAfter?: number, rule?: string): Decision => ({
+const page = (outcome: Outcome, status: number, rendered: RenderedPage, count = false, retryAfter?: number, rule?: string): Decision => ({
   kind: 'page',
   status,
   page: rendered,
   count,
   rule,
   retryAfter,
+  outcome,
 });
 
 /**
@@ -53,29 +65,29 @@ const page = (status: number, rendered: RenderedPage, count = false, retryAfter?
 export function decide(link: CompiledLink, visit: Visit, secret: string): Decision {
   if (link.expiresAt !== 0 && visit.now >= link.expiresAt) return expired(link);
   if (link.routing !== null && exhausted(link.routing)) return expired(link);
-  if (link.passwordHash !== null && !isUnlocked(secret, link, visit.cookie, visit.now)) return page(200, passwordPage(link, ''));
-  if (isSocialCrawler(visit.userAgent)) return page(200, ogPage(link));
+  if (link.passwordHash !== null && !isUnlocked(secret, link, visit.cookie, visit.now)) return page(OUTCOME.password, 200, passwordPage(link, ''));
+  if (isSocialCrawler(visit.userAgent)) return page(OUTCOME.preview, 200, ogPage(link));
   const chosen = link.routing !== null ? route(link.routing, link.targeting, visit) : link.targeting ? target(link.targeting, visit) : undefined;
   const destination = chosen ? chosen.destination : link.destination;
   const rule = chosen ? chosen.rule : DEFAULT_RULE;
   switch (link.type) {
     case 'frame':
-      return page(200, framePage(link, destination), true, undefined, rule);
+      return page(OUTCOME.page, 200, framePage(link, destination), true, undefined, rule);
     case 'splash':
-      return page(200, splashPage(link, destination), true, undefined, rule);
+      return page(OUTCOME.page, 200, splashPage(link, destination), true, undefined, rule);
     case 'overlay':
-      return page(200, overlayPage(link, destination), true, undefined, rule);
+      return page(OUTCOME.page, 200, overlayPage(link, destination), true, undefined, rule);
     default:
-      if (link.pixels) return page(200, forwardPage(link, destination), true, undefined, rule);
-      return { kind: 'redirect', status: 302, location: destination, count: true, rule };
+      if (link.pixels) return page(OUTCOME.page, 200, forwardPage(link, destination), true, undefined, rule);
+      return { kind: 'redirect', status: 302, location: destination, count: true, rule, outcome: OUTCOME.redirect };
   }
 }
 
 /** An expired or exhausted link: its expiredurl when it has one (not counted), else the 410 page. */
 function expired(link: CompiledLink): Decision {
   const elsewhere = link.routing?.expiredUrl;
-  if (elsewhere) return { kind: 'redirect', status: 302, location: elsewhere, count: false };
-  return page(410, expiredPage(link, link.routing !== null && exhausted(link.routing)));
+  if (elsewhere) return { kind: 'redirect', status: 302, location: elsewhere, count: false, rule: undefined, outcome: OUTCOME.expired };
+  return page(OUTCOME.expired, 410, expiredPage(link, link.routing !== null && exhausted(link.routing)));
 }
 
 const INVALID_PASSWORD = 'That password is not right. Please try again.';
@@ -92,15 +104,15 @@ export async function submitPassword(
 ): Promise<Decision> {
   if (link.expiresAt !== 0 && input.now >= link.expiresAt) return expired(link);
   if (link.routing !== null && exhausted(link.routing)) return expired(link);
-  if (link.passwordHash === null) return page(200, continuePage(link));
+  if (link.passwordHash === null) return page(OUTCOME.password, 200, continuePage(link));
   const key = `${link.id}|${throttleClient(input.ip)}`;
   const wait = throttle.blockedFor(key, input.now);
-  if (wait > 0) return page(429, throttledPage(wait), false, wait);
-  if (!input.password) return page(400, passwordPage(link, 'Enter the password to continue.'));
+  if (wait > 0) return page(OUTCOME.password, 429, throttledPage(wait), false, wait);
+  if (!input.password) return page(OUTCOME.password, 400, passwordPage(link, 'Enter the password to continue.'));
   // Counted before the (slow) hash check: guesses sent all at once must not all pass the check above while
   // the first one is still hashing. A right password clears the count.
   throttle.fail(key, input.now);
-  if (!(await verifyPassword(link.passwordHash, input.password))) return page(401, passwordPage(link, INVALID_PASSWORD));
+  if (!(await verifyPassword(link.passwordHash, input.password))) return page(OUTCOME.password, 401, passwordPage(link, INVALID_PASSWORD));
   throttle.succeed(key);
   return { kind: 'page', status: 200, page: continuePage(link), count: false, setCookie: unlockCookie(secret, link, input.now) };
 }

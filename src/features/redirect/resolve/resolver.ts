@@ -12,6 +12,7 @@ import { bioPage } from '../pages/site.js';
 import { publicRepo } from './repo.js';
 import { LinkIndex } from './link-index.js';
 import { bioPageByAlias } from '../../custom-pages/public.js';
+import { LINK_CACHE_HIT, LINK_CACHE_MISS } from '../../../infra/metrics/counters.js';
 
 /** A host we serve: the default domain or a branded one, with its root and 404 redirects. */
 export interface Site {
@@ -73,8 +74,11 @@ export class Resolver {
   /** Bumped by every invalidation: a load that overlapped one is served but not cached. */
   private generation = 0;
   private readonly unsubscribe: () => void;
+  /** [hits, misses] of link lookups, for /metrics (infra/metrics/counters.ts). */
+  private readonly cacheCounts: Float64Array;
 
   constructor(ctx: AppContext) {
+    this.cacheCounts = ctx.counters.linkCache;
     this.deps = { config: ctx.config, db: ctx.db, repo: publicRepo(ctx.dbHandle) };
     this.ttlMs = ctx.config.LINK_CACHE_TTL_S * 1000;
     this.links = new ExpiringCache(ctx.config.LINK_CACHE_SIZE);
@@ -123,14 +127,22 @@ export class Resolver {
   resolve(site: Site, alias: string, now = Date.now()): MaybePromise<Resolution> {
     const key = site.linkPrefix + alias;
     const hit = this.links.get(key, now);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      this.cacheCounts[LINK_CACHE_HIT]!++;
+      return hit;
+    }
     // The resident index rebuilds a link per read: a link read again is kept built in the cache.
     const indexed = this.index.get(site.host, site.domain, alias);
     if (indexed !== undefined) {
+      this.cacheCounts[LINK_CACHE_HIT]!++;
       if (this.doorkeeper.seenBefore(key)) this.links.set(key, indexed, this.ttlMs, now);
       return indexed;
     }
-    if (this.missing.get(key, now) !== undefined) return site.missing;
+    if (this.missing.get(key, now) !== undefined) {
+      this.cacheCounts[LINK_CACHE_HIT]!++;
+      return site.missing;
+    }
+    this.cacheCounts[LINK_CACHE_MISS]!++;
     return this.once(key, () => {
       const generation = this.generation;
       return andThen(this.findEntry(site, alias), (entry) => this.store(site, key, entry, generation));

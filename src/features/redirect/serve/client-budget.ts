@@ -3,6 +3,7 @@ import { MemoryRateLimitStore } from '../../../http/rate-limit.js';
 import { html, renderPage } from '../../../lib/html.js';
 import { throttleClient } from '../../../lib/client-key.js';
 import { sendPage } from './send.js';
+import { RATE_SCOPE, type Counters } from '../../../infra/metrics/counters.js';
 
 /**
  * A budget of costly public requests per client (an IP address; for IPv6 its /64) and fixed window,
@@ -17,6 +18,8 @@ export class ClientBudget {
     readonly name: string,
     readonly max: number,
     readonly windowS: number,
+    /** Refusals are counted here for /metrics (redirectory_rate_limited_total{scope="public"}). */
+    private readonly counters: Counters,
   ) {
     this.windowMs = windowS * 1000;
   }
@@ -24,7 +27,9 @@ export class ClientBudget {
   /** Counts one request; the seconds until the window ends when it is over the budget, else 0. */
   take(ip: string, now = Date.now()): number {
     const state = this.store.count(`${this.name}:${throttleClient(ip)}`, this.windowMs, now);
-    return state.count > this.max ? Math.max(Math.ceil((state.resetAt - now) / 1000), 1) : 0;
+    if (state.count <= this.max) return 0;
+    this.counters.rateLimited[RATE_SCOPE.public]!++;
+    return Math.max(Math.ceil((state.resetAt - now) / 1000), 1);
   }
 }
 

@@ -3,6 +3,7 @@ import { answerNotFound } from '../../../http/errors.js';
 import { errorPage } from '../../../lib/error-pages.js';
 import { ClientBudget, sendTooMany } from './client-budget.js';
 import { sendPage } from './send.js';
+import type { Counters } from '../../../infra/metrics/counters.js';
 
 /** The only body the public side takes: the password form. */
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -29,8 +30,8 @@ const mediaType = (header: string | undefined) => (header ?? '').split(';', 1)[0
  * must be the password form of at most 16 KB (415, 413); a chunked one is cut at 16 KB by the form's
  * parser. A path with no route never reads its body, on /api neither: it answers 404 at once.
  */
-export function publicBodyGate() {
-  const posts = new ClientBudget('post', POST_BUDGET, POST_WINDOW_S);
+export function publicBodyGate(counters: Counters) {
+  const posts = new ClientBudget('post', POST_BUDGET, POST_WINDOW_S, counters);
   return (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const method = req.method;
     if (method === 'GET' || method === 'HEAD') return done(); // never parsed; the redirect path stays as it was

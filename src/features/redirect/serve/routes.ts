@@ -10,6 +10,7 @@ import type { Resolver } from '../resolve/resolver.js';
 import { FORM_LIMIT, FORM_ONLY, FORM_TOO_LARGE, FORM_TYPE, POST_BUDGET, POST_WINDOW_S } from './public-body.js';
 import { sendDecision, sendPage } from './send.js';
 import { answerNoLink, answerRoot, answerVisit, type ServedVisit } from './visit.js';
+import { RATE_SCOPE } from '../../../infra/metrics/counters.js';
 
 const AliasParams = Type.Object({ alias: Type.String({ minLength: 1, maxLength: 1000 }) });
 const PasswordForm = Type.Object({ password: Type.Optional(Type.String()) });
@@ -105,7 +106,9 @@ export const publicRoutes: Feature<{ resolver: Resolver }> = async (app, { ctx, 
         const found = await resolver.lookup(req.host, req.params.alias, now);
         if (found.kind !== 'link') return sendDecision(reply, answerNoLink(found));
         const input = { password: req.body?.password ?? '', ip: req.ip, now };
-        return sendDecision(reply, await submitPassword(found, input, ctx.secret, throttle));
+        const decision = await submitPassword(found, input, ctx.secret, throttle);
+        if (decision.status === 429) ctx.counters.rateLimited[RATE_SCOPE.public]!++;
+        return sendDecision(reply, decision);
       },
     );
   });

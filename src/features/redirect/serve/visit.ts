@@ -6,6 +6,7 @@ import { normalizeHost } from '../../../lib/hosts.js';
 import { isBot } from '../../../lib/visitor.js';
 import { LANDING_PAGE } from '../pages/site.js';
 import type { Lookup, Site } from '../resolve/resolver.js';
+import { OUTCOME } from '../../../infra/metrics/counters.js';
 
 /**
  * Everything a GET or HEAD of `/{alias}` does except writing the response, free of any framework, so
@@ -40,9 +41,14 @@ const page = (status: number, rendered: typeof NOT_FOUND_PAGE): Decision => ({ k
 const NOT_FOUND = page(404, NOT_FOUND_PAGE);
 const LANDING = page(200, LANDING_PAGE);
 
+/** Counts the answer's outcome (a typed-array increment: infra/metrics/counters.ts) and, when served, the click. */
 export function answerVisit(ctx: AppContext, found: Lookup, visit: ServedVisit): Decision {
-  if (found.kind !== 'link') return answerNoLink(found);
+  if (found.kind !== 'link') {
+    ctx.counters.redirects[found.kind === 'bio' ? OUTCOME.bio : OUTCOME.not_found]!++;
+    return answerNoLink(found);
+  }
   let decision = decide(found, visit, ctx.secret);
+  ctx.counters.redirects[decision.outcome!]!++;
   if (found.pixels && normalizeHost(visit.host) === ctx.config.DASHBOARD_HOST) decision = sandboxed(decision);
   if (decision.count && visit.method === 'GET') {
     ctx.clicks.record('link', found.id, found.owner, visit, decision.rule); // only its ip, user agent and referer are kept
