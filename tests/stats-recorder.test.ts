@@ -95,6 +95,12 @@ async function variantRows(link: number): Promise<string[]> {
   return [...kinds].sort();
 }
 
+/** A recorder that writes only when told (the server's writes every 50 ms), through the server's kind of writer. */
+function heldRecorder(): ClickRecorder {
+  const sqlitePath = /^sqlite:(.+)$/.exec(ctx.config.DATABASE_URL)?.[1];
+  return new ClickRecorder({ db: ctx.db, sqlitePath, log: pino({ level: 'silent' }), secret: 's'.repeat(16), flushMs: 600_000, batchMax: 1000 });
+}
+
 describe('ClickRecorder', () => {
   it('counts people once per visit and once per visitor, with aggregates per dimension', async () => {
     const id = await newLink();
@@ -170,13 +176,18 @@ describe('ClickRecorder', () => {
     recordMix('link', gone);
     await ctx.clicks.flush();
     expect((await storedRows('link', gone)).summaries).toHaveLength(1);
-    ctx.clicks.record('link', gone, userId, visit('8.8.8.8', UA.iphone)); // served from a cache just before the delete
-    ctx.clicks.record('link', kept, userId, visit('8.8.8.8', UA.iphone));
-    ctx.clicks.record('qr', qr, userId, visit('8.8.8.8', UA.iphone));
-    await deleteLink(ctx.db, userId, gone);
-    await deleteQr(ctx.db, userId, qr);
-    await ctx.clicks.flush();
-    expect(ctx.clicks.pending).toBe(0);
+    const held = heldRecorder(); // so the batch is surely written after the deletes
+    try {
+      held.record('link', gone, userId, visit('8.8.8.8', UA.iphone)); // served from a cache just before the delete
+      held.record('link', kept, userId, visit('8.8.8.8', UA.iphone));
+      held.record('qr', qr, userId, visit('8.8.8.8', UA.iphone));
+      await deleteLink(ctx.db, userId, gone);
+      await deleteQr(ctx.db, userId, qr);
+      await held.flush();
+      expect(held.pending).toBe(0);
+    } finally {
+      await held.close();
+    }
     expect((await readStats(ctx, 'link', kept)).clicks).toBe(1);
     expect(await storedRows('link', gone)).toEqual(NOTHING);
     expect(await storedRows('qr', qr)).toEqual(NOTHING);
@@ -184,16 +195,7 @@ describe('ClickRecorder', () => {
 
   it("drops a deleted link's queued split visits too, so its variants' rows are not recreated", async () => {
     const gone = await newLink();
-    // A recorder that writes only when told (the server's writes every 50 ms), through the server's kind of writer.
-    const sqlitePath = /^sqlite:(.+)$/.exec(ctx.config.DATABASE_URL)?.[1];
-    const held = new ClickRecorder({
-      db: ctx.db,
-      sqlitePath,
-      log: pino({ level: 'silent' }),
-      secret: 's'.repeat(16),
-      flushMs: 600_000,
-      batchMax: 1000,
-    });
+    const held = heldRecorder();
     try {
       held.record('link', gone, userId, visit('8.8.8.8', UA.iphone), 'split:1');
       await held.flush();
