@@ -19,6 +19,7 @@ export interface MetricSources {
 /** Seconds; a batch is one transaction of up to CLICK_BATCH_MAX visits. */
 const BATCH_SECONDS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const BATCH_SIZES = [1, 10, 100, 1_000, 5_000, 10_000, 25_000, 50_000, 100_000];
+const STATUS_CLASS = ['other', '1xx', '2xx', '3xx', '4xx', '5xx'];
 const API_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 /**
@@ -38,7 +39,7 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry });
     this.apiSeconds = new Histogram({
       name: 'redirectory_api_request_duration_seconds',
-      help: 'API requests (/api/…) by method, route pattern and status, from the request to the last byte of the answer.',
+      help: 'API requests (/api/…) by method, route pattern and status class (2xx, 4xx, 5xx), from the request to the last byte of the answer.',
       labelNames: ['method', 'route', 'status'],
       buckets: API_SECONDS,
       registers,
@@ -60,9 +61,12 @@ export class Metrics {
     this.scrape = new WorkerMetrics(this.registry);
   }
 
-  /** One API answer; `route` is the route's pattern (`/api/url/:id/update`), never the raw URL. */
+  /**
+   * One API answer; `route` is the route's pattern (`/api/url/:id/update`), never the raw URL. The status is
+   * its class: a label per code would multiply each route's 15 series by every code it can answer.
+   */
   observeApi(method: string, route: string, status: number, seconds: number): void {
-    this.apiSeconds.observe({ method, route, status: String(status) }, seconds);
+    this.apiSeconds.observe({ method, route, status: STATUS_CLASS[Math.floor(status / 100)] ?? 'other' }, seconds);
   }
 
   /** One click batch committed. */
