@@ -41,6 +41,19 @@ export async function requeue(db: Db, webhookId: number, id: number, now: string
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** Whether any delivery is due: a read, so an idle node's poll never takes SQLite's write lock. */
+export async function anyDue(db: Db, now: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_at', '<=', now)
+    .where('lease_until', '<=', now)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export type Claimed = Pick<DeliveryRow, 'id' | 'webhook_id' | 'event' | 'event_id' | 'body' | 'attempts' | 'retry_from'>;
 
 /**

@@ -76,6 +76,7 @@ export class WebhookWorker {
   /** One round: lease the due deliveries and send them. Answers how many were sent. */
   async round(): Promise<number> {
     const now = Date.now();
+    if (!(await deliveries.anyDue(this.ctx.db, stamp(now)))) return 0;
     const claimed = await deliveries.claimDue(this.ctx.db, stamp(now), stamp(now + LEASE_MS), BATCH);
     if (claimed.length === 0) return 0;
     const hooks = await repo.secretsOf(this.ctx.db, [...new Set(claimed.map((c) => c.webhook_id))]);
