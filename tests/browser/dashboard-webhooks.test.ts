@@ -37,7 +37,7 @@ describe.skipIf(!chromiumPresent())('webhooks in Chromium', () => {
   let consoleErrors: string[];
   const axe: Record<string, string[]> = {};
   const app = (path = '') => `${rig.server.url}/app${path}`;
-  const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 15_000 });
+  const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
   /** The card of the webhook to the receiver's `path`. */
   const card = (path = '/hooks') => page.locator('article.webhook', { has: page.locator(`h2:text-is("${receiver.url}${path}")`) });
   const deliveryRows = (path = '/hooks') => card(path).locator('table.deliveries-table tbody tr');
@@ -53,6 +53,8 @@ describe.skipIf(!chromiumPresent())('webhooks in Chromium', () => {
         ),
       );
     };
+  /** A property of the focused element (its id, text or class), read in the page. */
+  const focused = (property: 'id' | 'textContent' | 'className') => page.evaluate<string>(`document.activeElement?.${property}?.trim() ?? ''`);
   const ready = async (p: Page) => {
     // Every card with its deliveries: the first and the last card's tables.
     for (const at of ['first', 'last'] as const) await p.locator('article.webhook')[at]().locator('table.deliveries-table').waitFor();
@@ -81,7 +83,7 @@ describe.skipIf(!chromiumPresent())('webhooks in Chromium', () => {
     expect(await page.locator('.webhook-events input[type=checkbox]').count()).toBe(8);
     await capture(page, 'webhooks-empty', axe);
     await empty.locator('a:text("Add a webhook")').click();
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('webhook-url');
+    expect(await focused('id')).toBe('webhook-url');
   }, 60_000);
 
   it('shows the browser’s and the API’s refusals beside their fields', async () => {
@@ -108,7 +110,7 @@ describe.skipIf(!chromiumPresent())('webhooks in Chromium', () => {
     expect(secret).toMatch(/^whsec_/);
     expect(await page.textContent('.secret')).toContain('you will not see it again');
     expect(await page.locator('.secret button:text("Copy secret")').count()).toBe(1);
-    expect(await page.evaluate(() => document.activeElement?.classList.contains('secret'))).toBe(true);
+    expect(await focused('className')).toBe('secret');
     await eventually(() => card().count()).toBe(1);
     expect(await card().locator('h2').textContent()).toBe(`${receiver.url}/hooks`);
     expect(await card().locator('.chips li').allTextContents()).toEqual(['Link created', 'Link deleted']);
@@ -151,7 +153,7 @@ describe.skipIf(!chromiumPresent())('webhooks in Chromium', () => {
     await page.check('article.webhook label:has-text("QR code created") input');
     await card().locator('button:text-is("Save changes")').click();
     await eventually(() => card().locator('.chips li').allTextContents()).toEqual(['Link created', 'Link deleted', 'QR code created']);
-    await eventually(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Edit'); // back where the form was opened
+    await eventually(() => focused('textContent')).toBe('Edit'); // back where the form was opened
 
     await card().locator('button:text-is("Disable")').click();
     await eventually(() => card().locator('.webhook-disabled').textContent()).toContain('Disabled');
@@ -199,7 +201,7 @@ describe.skipIf(!chromiumPresent())('webhooks in Chromium', () => {
     await card('/down').locator(`button[aria-label="Delete ${receiver.url}/down"]`).click();
     await page.click('button:text-is("Delete this webhook")');
     await eventually(() => card('/down').count()).toBe(0);
-    await eventually(() => page.evaluate(() => document.activeElement?.id)).toBe('webhooks-h'); // the card that held the focus is gone
+    await eventually(() => focused('id')).toBe('webhooks-h'); // the card that held the focus is gone
 
     await card().locator(`button[aria-label="Delete ${receiver.url}/hooks"]`).click();
     expect(await card().count()).toBe(1); // the first press only asks
