@@ -103,7 +103,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.addHook('onListen', () => checker.start());
   app.addHook('onClose', () => checker.close());
   // So does the webhook sender; a lease per delivery keeps two nodes from sending one.
-  const webhooks = new WebhookWorker(ctx);
+  const webhooks = new WebhookWorker(ctx, (result) => ctx.counters.webhookDeliveries.increment(result));
   app.addHook('onListen', () => webhooks.start());
   app.addHook('onClose', () => webhooks.close());
   app.setValidatorCompiler(validatorCompiler());

@@ -252,15 +252,12 @@ describe('ClickRecorder', () => {
     const visits = Array.from({ length: total }, (_, i) => visit(`81.2.${(i * 7) % 5}.${(i * 13) % 256}`, agents[i % 5]!, 'https://x.com/'));
     const visitors = new Map<number, Set<string>>(ids.map((id) => [id, new Set()]));
     visits.forEach((v, i) => visitors.get(ids[i % 20]!)!.add(`${v.ip} ${v.userAgent}`));
-    const started = performance.now();
     visits.forEach((v, i) => ctx.clicks.record('link', ids[i % 20]!, userId, v));
-    const recordMs = performance.now() - started;
     await ctx.clicks.flush();
     for (const id of ids) {
       expect(await readStats(ctx, 'link', id)).toMatchObject({ clicks: total / 20, uniqueClicks: visitors.get(id)!.size });
     }
     expect((await readStats(ctx, 'link', ids[0]!)).socialCount.twitter).toBe(total / 20);
-    expect(recordMs).toBeLessThan(250); // record() only queues
   });
 
   it('writes a batch as soon as batchMax visits wait; the rest waits for the timer or close()', async () => {

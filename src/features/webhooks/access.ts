@@ -11,7 +11,7 @@ import type { WebhookEvent } from './schema.js';
  */
 
 export { WEBHOOK_EVENTS, type WebhookEvent } from './schema.js';
-export { onDeliveryResult, type DeliveryResult } from './worker.js';
+export type { DeliveryResult } from './worker.js';
 export { CLICK_HOOK_MODULE, kyselyBatchHook } from './click-hook.js';
 
 /** The account's active webhooks that hear any of `events`. */

@@ -17,14 +17,6 @@ const IDLE_MS = 1000;
 
 /** What became of one attempt, for the `redirectory_webhook_deliveries_total{result}` metric. */
 export type DeliveryResult = 'delivered' | 'retry' | 'failed';
-type Listener = (result: DeliveryResult) => void;
-const listeners = new Set<Listener>();
-
-/** Calls `fn` with each attempt's result (the integrator's metrics counter); answers the unsubscribe. */
-export function onDeliveryResult(fn: Listener): () => void {
-  listeners.add(fn);
-  return () => listeners.delete(fn);
-}
 
 /** The next retry's delay: WEBHOOK_BACKOFF_MS, doubling per attempt, up to an hour, with ±20 % jitter. */
 export function retryDelay(backoffMs: number, attempts: number): number {
@@ -54,7 +46,11 @@ export class WebhookWorker {
   private running: Promise<void> | undefined;
   private closed = false;
 
-  constructor(private readonly ctx: AppContext) {
+  /** `onResult` hears each attempt's result (the metrics counter). */
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly onResult: (result: DeliveryResult) => void = () => {},
+  ) {
     this.client = new OutboundClient({
       userAgent: outboundUserAgent('Webhook', ctx.config.BASE_URL),
       timeoutMs: ctx.config.OUTBOUND_TIMEOUT_MS,
@@ -145,7 +141,7 @@ export class WebhookWorker {
   }
 
   private report(result: DeliveryResult): void {
-    for (const fn of listeners) fn(result);
+    this.onResult(result);
   }
 
   /** Every second, or every WEBHOOK_BACKOFF_MS when that is shorter (tests), with a third of it as jitter. */
