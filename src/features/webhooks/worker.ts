@@ -130,7 +130,10 @@ export class WebhookWorker {
       hook.failing_since = since;
       await repo.updateWebhook(this.ctx.db, hook.id, { failing_since: since });
     }
-    if (now - parseStamp(since) < giveUp || Number(hook.active) !== 1) return;
+    // A delivery given up on after failing since the webhook began failing is a day of failure too, even when
+    // the stored stamps' whole seconds put its last try a moment short of WEBHOOK_GIVE_UP_MS after `since`.
+    const failedThroughout = over && parseStamp(since) <= parseStamp(retryFrom);
+    if ((now - parseStamp(since) < giveUp && !failedThroughout) || Number(hook.active) !== 1) return;
     hook.active = 0;
     const reason = `Disabled on ${nowTimestamp()} after failing for ${span(giveUp)}: ${failureText(outcome)}`;
     await this.ctx.db.transaction().execute(async (trx) => {
