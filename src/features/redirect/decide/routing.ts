@@ -13,8 +13,9 @@ export interface RoutingPlan {
    * rules have the same conditions (compile-routing.ts), so a visit reads one copy.
    */
   checks: Check[][];
-  /** What each rule picks, in the same order. */
-  rules: CompiledRule[];
+  /** What each rule picks, in the same order: its target, or null when it splits (then `splits[r]`). Flat: one read. */
+  targets: Array<Target | null>;
+  splits: Array<Split | null>;
   /** The default destination's variants; null without a split. */
   split: Split | null;
   /** Counted clicks: the stored count when compiled plus this node's since; null without maxvisits. */
@@ -23,13 +24,7 @@ export interface RoutingPlan {
   expiredUrl: string | null;
 }
 
-export interface CompiledRule {
-  /** Exactly one of these. */
-  target: Target | null;
-  split: Split | null;
-}
-
-/** Cumulative weights (`bounds[i]` = sum of weights 0..i) and one target per variant. */
+/** Cumulative weights (`bounds[i]` = sum of weights 0..i; shared by splits of the same weights) and one target per variant. */
 export interface Split {
   bounds: number[];
   targets: Target[];
@@ -49,8 +44,7 @@ export function route(plan: RoutingPlan, targeting: Targeting | null, visit: Rou
   const checks = plan.checks;
   for (let r = 0; r < checks.length; r++) {
     if (!holds(checks[r]!, facts)) continue;
-    const rule = plan.rules[r]!;
-    return rule.target ?? pick(rule.split!, hashOf(facts.agentFacts(), facts.ipFacts()));
+    return plan.targets[r] ?? pick(plan.splits[r]!, hashOf(facts.agentFacts(), facts.ipFacts()));
   }
   const targeted = targeting ? target(targeting, visit) : undefined;
   if (targeted) return targeted;

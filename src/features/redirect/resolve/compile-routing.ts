@@ -6,7 +6,7 @@ import { httpHref } from '../../../lib/urls.js';
 import type { Target } from '../decide/targeting.js';
 import { BoundedCache, memoize } from '../../../lib/bounded-cache.js';
 import { BROWSER, COUNTRY, DATE, DEVICE, IP, LANGUAGE, OS, QUERY_ABSENT, QUERY_EQUALS, QUERY_PRESENT, type Check } from '../decide/checks.js';
-import type { CompiledRule, RoutingPlan, Split } from '../decide/routing.js';
+import type { RoutingPlan, Split } from '../decide/routing.js';
 
 type Finish = (href: string) => string;
 
@@ -26,7 +26,8 @@ export function compileRouting(stored: string, finish: Finish): RoutingPlan | nu
     return compileSplit(variants, first, prefix, finish);
   };
   const split = splitOf(routing.split, '');
-  const rules: CompiledRule[] = [];
+  const targets: RoutingPlan['targets'] = [];
+  const splits: RoutingPlan['splits'] = [];
   const conditions: string[] = [];
   for (const [i, rule] of (Array.isArray(routing.rules) ? routing.rules : []).entries()) {
     const key = JSON.stringify(rule.conditions ?? []);
@@ -34,12 +35,13 @@ export function compileRouting(stored: string, finish: Finish): RoutingPlan | nu
     const ruleSplit = rule.split ? splitOf(rule.split, `rule:${i}/`) : null;
     if (checksOf(key) === null || (!href && !ruleSplit)) continue;
     conditions.push(key);
-    rules.push({ target: href ? { destination: finish(href), rule: `rule:${i}` } : null, split: href ? null : ruleSplit });
+    targets.push(href ? { destination: finish(href), rule: `rule:${i}` } : null);
+    splits.push(href ? null : ruleSplit);
   }
   const max = typeof routing.maxvisits === 'number' && routing.maxvisits > 0 ? routing.maxvisits : 0;
   const expiredUrl = routing.expiredurl ? httpHref(routing.expiredurl) : null;
-  if (!rules.length && !split && !max && !expiredUrl) return null;
-  return { checks: checkLists(conditions), rules, split, cap: max ? { max, used: 0 } : null, expiredUrl };
+  if (!targets.length && !split && !max && !expiredUrl) return null;
+  return { checks: checkLists(conditions), targets, splits, split, cap: max ? { max, used: 0 } : null, expiredUrl };
 }
 
 /**
@@ -80,7 +82,7 @@ function compileSplit(variants: Variant[], first: number, prefix: string, finish
     bounds.push(total);
     targets.push({ destination: finish(href), rule: `${prefix}split:${first + i}` });
   }
-  return targets.length ? { bounds, targets } : null;
+  return targets.length ? { bounds: sharedBounds(bounds), targets } : null;
 }
 
 const check = (kind: number, text = '', other = '', after = -Infinity, before = Infinity, inside: Check['inside'] = null): Check => ({
@@ -91,6 +93,17 @@ const check = (kind: number, text = '', other = '', after = -Infinity, before = 
   before,
   inside,
 });
+
+/** Splits' cumulative weights, shared by splits of the same weights (what a visit reads before its variant's target). */
+const boundsByKey = new BoundedCache<string, number[]>(10_000);
+
+function sharedBounds(bounds: number[]): number[] {
+  const key = bounds.join(',');
+  const shared = boundsByKey.get(key);
+  if (shared !== undefined) return shared;
+  boundsByKey.set(key, bounds);
+  return bounds;
+}
 
 /** A condition as a check over its parsed operands; null when it no longer reads. */
 function compileCondition(c: Condition): Check | null {
