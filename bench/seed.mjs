@@ -22,7 +22,9 @@ const insert =
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
 
 const setRouting = db.prepare('UPDATE links SET routing = ? WHERE id = ?');
-// Six rules of six kinds that the bench's requests do not match, so every visit tests them all, then a 3-way split.
+// Six rules of six kinds, then a 3-way split. The query and date rules never match the bench's requests; the ip
+// (203.0.113.9), browser (Firefox), language (fr-FR) and country (5.9.0.1, DE) rules take about 58 visits in 100,
+// and the other 42 test all six and get a variant.
 const ROUTING = JSON.stringify({
   rules: [
     { conditions: [{ type: 'query', name: 'ref', value: 'newsletter' }], url: 'https://example.com/newsletter' },

@@ -131,6 +131,12 @@ export function sqliteClickWriter(
   const summary = sqlite.prepare(`INSERT INTO click_summaries (target_kind, target_id, clicks, uniques, labels, hour, hour_clicks, hour_uniques,
     visit_pack, visit_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (target_kind, target_id) DO UPDATE SET clicks = clicks + excluded.clicks,
     uniques = uniques + excluded.uniques, labels = ${repo.MERGE_LABELS_SQLITE}, ${repo.OPEN_HOUR_SET_SQL}, ${repo.VISIT_PACK_SET_SQL}`);
+  // A split variant's row has no labels, no visit pack and no share of the account's series (derive.ts#countVariant):
+  // its upsert leaves those columns alone, so it skips the labels merge and the pack trigger.
+  const variantSummary =
+    sqlite.prepare(`INSERT INTO click_summaries (target_kind, target_id, clicks, uniques, labels, hour, hour_clicks, hour_uniques)
+    VALUES (?, ?, ?, ?, '{}', ?, ?, ?) ON CONFLICT (target_kind, target_id) DO UPDATE SET clicks = clicks + excluded.clicks,
+    uniques = uniques + excluded.uniques, ${repo.OPEN_HOUR_SET_SQL}`);
   const unique = sqlite.prepare('INSERT OR IGNORE INTO click_uniques (target_kind, target_id, visitor_hash) VALUES (?, ?, ?)');
   const hour = sqlite.prepare(`INSERT INTO click_hours (target_kind, target_id, hour, clicks, uniques) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (target_kind, target_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques`);
@@ -166,6 +172,10 @@ export function sqliteClickWriter(
       if (hooks.length > 0) counted.push(clicked(target));
       const fresh = freshOf(target);
       for (const h of earlierHourRows(target, fresh)) hour.run(h.target_kind, h.target_id, h.hour, h.clicks, h.uniques);
+      if (isVariant(target)) {
+        variantSummary.run(target.kind, target.id, target.clicks, fresh.total, target.hour, target.hourClicks, fresh.latest);
+        continue;
+      }
       const s = summaryRow(target, fresh, logged(target, pack));
       summary.run(s.target_kind, s.target_id, s.clicks, s.uniques, s.labels, s.hour, s.hour_clicks, s.hour_uniques, s.visit_pack, s.visit_count);
       for (const r of referrerRows(target)) stat.run(r.target_kind, r.target_id, r.dimension, r.label, r.count);
@@ -181,6 +191,8 @@ export function sqliteClickWriter(
     known.commit();
   };
 }
+
+const isVariant = (target: TargetBatch) => target.kind.startsWith('variant:');
 
 /**
  * Which targets were deleted since their visits (a split variant with its link), read in the batch's transaction:

@@ -1,16 +1,21 @@
-import { countryOf, normalizeIp, type Country } from '../../../infra/geo.js';
-import { memoize } from '../../../lib/bounded-cache.js';
-import { visitorAddress, type Address } from '../../../lib/ip-match.js';
-import { describeAgent, type Agent } from '../../../lib/visitor.js';
-import { languagesOf, target, type Target, type Targeting, type Visitor } from './targeting.js';
+import { agentFacts, ipFacts, Seen, passes, type AgentFacts, type Check, type IpFacts, type RoutedVisit } from './checks.js';
+import { target, type Target, type Targeting, type Visitor } from './targeting.js';
+
+export type { RoutedVisit } from './checks.js';
 
 /**
  * A link's rules, split and cap (issue 27), compiled once per cache fill (resolve/compile-routing.ts):
- * a visit runs closures over facts it computes only when a condition asks for them.
+ * a visit runs its checks over facts looked up only when a check asks for them.
  */
 export interface RoutingPlan {
-  /** In the link's order; the first whose tests all hold picks. */
-  rules: CompiledRule[];
+  /**
+   * Each rule's checks in the link's order; the first rule whose checks all pass picks. Shared by every link whose
+   * rules have the same conditions (compile-routing.ts), so a visit reads one copy.
+   */
+  checks: Check[][];
+  /** What each rule picks, in the same order: its target, or null when it splits (then `splits[r]`). Flat: one read. */
+  targets: Array<Target | null>;
+  splits: Array<Split | null>;
   /** The default destination's variants; null without a split. */
   split: Split | null;
   /** Counted clicks: the stored count when compiled plus this node's since; null without maxvisits. */
@@ -19,95 +24,13 @@ export interface RoutingPlan {
   expiredUrl: string | null;
 }
 
-export interface CompiledRule {
-  tests: Array<(facts: Facts) => boolean>;
-  /** Exactly one of these. */
-  target: Target | null;
-  split: Split | null;
-}
-
-/** Cumulative weights (`bounds[i]` = sum of weights 0..i) and one target per variant. */
+/** Cumulative weights (`bounds[i]` = sum of weights 0..i; shared by splits of the same weights) and one target per variant. */
 export interface Split {
   bounds: number[];
   targets: Target[];
 }
 
-export interface RoutedVisit extends Visitor {
-  /** The request's path with its query (`/abc?ref=x`); absent: no query. */
-  url?: string;
-  now: number;
-}
-
-/** A user agent's part in routing, once per distinct string: its hash, and its parse once a condition asks. */
-interface AgentFacts {
-  hash: number;
-  agent: Agent | undefined;
-}
-/** An address's: written as IPv4 when IPv4-mapped (what the hash reads), and parsed once an `ip` condition asks. */
-interface IpFacts {
-  written: string;
-  address: Address | null | undefined;
-}
-
-// One memo entry per header string instead of one per fact: each lookup hashes and compares the string.
-const agentFacts = memoize(
-  (userAgent): AgentFacts => {
-    let h = 0x811c9dc5;
-    for (let i = 0; i < userAgent.length; i++) h = Math.imul(h ^ userAgent.charCodeAt(i), 0x01000193);
-    return { hash: Math.imul(h ^ 10, 0x01000193), agent: undefined };
-  },
-  10_000,
-  1_024,
-);
-const ipFacts = memoize((ip): IpFacts => ({ written: normalizeIp(ip), address: undefined }), 10_000, 64);
-
-/** What conditions test, each worked out once per visit at most. */
-export class Facts {
-  private agentOf: AgentFacts | undefined;
-  private ipOf: IpFacts | undefined;
-  private queryOf: URLSearchParams | null | undefined;
-  private countryAt: Country | null | undefined;
-
-  constructor(readonly visit: RoutedVisit) {}
-
-  get agentFacts(): AgentFacts {
-    return (this.agentOf ??= agentFacts(this.visit.userAgent));
-  }
-
-  get ipFacts(): IpFacts {
-    return (this.ipOf ??= ipFacts(this.visit.ip));
-  }
-
-  get address(): Address | null {
-    const ip = this.ipFacts;
-    if (ip.address === undefined) ip.address = visitorAddress(this.visit.ip);
-    return ip.address;
-  }
-
-  get agent(): Agent {
-    const facts = this.agentFacts;
-    return (facts.agent ??= describeAgent(this.visit.userAgent));
-  }
-
-  /** null without a query, the common case. */
-  get query(): URLSearchParams | null {
-    if (this.queryOf === undefined) {
-      const url = this.visit.url ?? '';
-      const at = url.indexOf('?');
-      this.queryOf = at < 0 ? null : new URLSearchParams(url.slice(at + 1));
-    }
-    return this.queryOf;
-  }
-
-  get country(): Country | null {
-    if (this.countryAt === undefined) this.countryAt = countryOf(this.visit.ip);
-    return this.countryAt;
-  }
-
-  get languages(): string[] {
-    return this.visit.acceptLanguage ? languagesOf(this.visit.acceptLanguage) : [];
-  }
-}
+const seen = new Seen();
 
 /** Whether the cap is reached: the link then behaves as expired. */
 export function exhausted(plan: RoutingPlan): boolean {
@@ -116,17 +39,20 @@ export function exhausted(plan: RoutingPlan): boolean {
 
 /** Rules first, then the spec's targets, then the default split; undefined: the link's own destination. */
 export function route(plan: RoutingPlan, targeting: Targeting | null, visit: RoutedVisit): Target | undefined {
-  const facts = new Facts(visit);
-  for (const rule of plan.rules) {
-    if (holds(rule.tests, facts)) return rule.target ?? pick(rule.split!, hashOf(facts.agentFacts, facts.ipFacts));
+  const facts = seen;
+  facts.reset(visit);
+  const checks = plan.checks;
+  for (let r = 0; r < checks.length; r++) {
+    if (!holds(checks[r]!, facts)) continue;
+    return plan.targets[r] ?? pick(plan.splits[r]!, hashOf(facts.agentFacts(), facts.ipFacts()));
   }
   const targeted = targeting ? target(targeting, visit) : undefined;
   if (targeted) return targeted;
-  return plan.split ? pick(plan.split, hashOf(facts.agentFacts, facts.ipFacts)) : undefined;
+  return plan.split ? pick(plan.split, hashOf(facts.agentFacts(), facts.ipFacts())) : undefined;
 }
 
-function holds(tests: Array<(facts: Facts) => boolean>, facts: Facts): boolean {
-  for (let i = 0; i < tests.length; i++) if (!tests[i]!(facts)) return false;
+function holds(checks: Check[], facts: Seen): boolean {
+  for (let i = 0; i < checks.length; i++) if (!passes(checks[i]!, facts)) return false;
   return true;
 }
 

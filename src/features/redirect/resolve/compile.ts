@@ -189,8 +189,8 @@ function allTargets(t: Targeting | null): string[] {
 
 function routedTargets(plan: RoutingPlan | null): string[] {
   if (!plan) return [];
-  const splits = [plan.split, ...plan.rules.map((r) => r.split)].flatMap((split) => split?.targets ?? []);
-  return [...plan.rules.flatMap((r) => (r.target ? [r.target] : [])), ...splits].map((t) => t.destination);
+  const splits = [plan.split, ...plan.splits].flatMap((split) => split?.targets ?? []);
+  return [...plan.targets.flatMap((t) => (t ? [t] : [])), ...splits].map((t) => t.destination);
 }
 
 /** Framing our own API, docs or admin pages would lend them our page (clickjacking): those are linked instead. */
