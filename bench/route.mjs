@@ -5,6 +5,7 @@
 // Alternate builds run by run: the figure moves with the machine's load (p10 is the steadiest).
 import { join, resolve } from 'node:path';
 import { IPS, LANGUAGES, USER_AGENTS } from './lib/browser.mjs';
+import { ROUTING } from './lib/routing.mjs';
 
 const build = resolve(process.argv[2] ?? '.');
 const { compileRouting } = await import(join(build, 'dist/features/redirect/resolve/compile-routing.js'));
@@ -13,21 +14,6 @@ const { isSocialCrawler } = await import(join(build, 'dist/features/redirect/dec
 const { loadGeoDatabase } = await import(join(build, 'dist/infra/geo.js'));
 loadGeoDatabase();
 
-const ROUTING = JSON.stringify({
-  rules: [
-    { conditions: [{ type: 'query', name: 'ref', value: 'newsletter' }], url: 'https://example.com/newsletter' },
-    { conditions: [{ type: 'ip', value: '203.0.113.0/24' }], url: 'https://example.com/office' },
-    { conditions: [{ type: 'date', after: '2999-01-01 00:00:00' }], url: 'https://example.com/future' },
-    { conditions: [{ type: 'browser', value: 'firefox' }], url: 'https://example.com/firefox' },
-    { conditions: [{ type: 'language', value: 'fr' }], url: 'https://example.fr/' },
-    { conditions: [{ type: 'country', value: 'DE' }], url: 'https://example.de/' },
-  ],
-  split: [
-    { url: 'https://example.com/a', weight: 50 },
-    { url: 'https://example.com/b', weight: 30 },
-    { url: 'https://example.com/c', weight: 20 },
-  ],
-});
 const LINKS = 1000;
 const N = 4096;
 const ROUNDS = 300;
