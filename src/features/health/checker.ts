@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { TargetKind } from '../../db/types.js';
+import { Rounds } from '../../infra/rounds.js';
 import { OutboundClient } from '../../infra/outbound/client.js';
 import { outboundUserAgent } from '../../infra/outbound/user-agent.js';
 import { formatTimestamp } from '../../lib/time.js';
@@ -39,9 +40,7 @@ export interface CheckerOptions {
  */
 export class HealthChecker {
   private readonly client: OutboundClient;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private closed = false;
+  private readonly rounds: Rounds;
 
   constructor(
     private readonly ctx: AppContext,
@@ -52,18 +51,18 @@ export class HealthChecker {
       timeoutMs: ctx.config.OUTBOUND_TIMEOUT_MS,
       allowLoopback: ctx.config.OUTBOUND_ALLOW_LOOPBACK,
     });
+    this.rounds = new Rounds({ round: () => this.round(), batch: BATCH, pauseMs: () => IDLE_MS, log: ctx.log, what: 'link health' });
   }
 
   /** Starts the rounds (a no-op when checks are off or already started). */
   start(): void {
-    if (this.options.intervalS > 0 && !this.closed && this.timer === undefined && !this.running) this.schedule(1000);
+    if (this.options.intervalS > 0) this.rounds.start(1000);
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.timer);
-    this.client.close();
-    await this.running;
+    const ended = this.rounds.close();
+    this.client.close(); // cuts the round's requests short, so it ends soon
+    await ended;
   }
 
   /** One round: learn of new targets, lease the due ones and check them. Answers how many were checked. */
@@ -98,7 +97,7 @@ export class HealthChecker {
     }
     const { verdict, broken } = await probeAll(this.client, found.urls, maxWaitMs);
     // Requests cut short by a shutdown say nothing of the link: its lease runs out and another round checks it.
-    if (this.closed) return undefined;
+    if (this.rounds.closed) return undefined;
     const hearing = kind === 'link' && found.owner ? await webhooksHearing(this.ctx.db, found.owner, ['link.health']) : [];
     const tell = (trx: typeof this.ctx.db, before: string | undefined) =>
       healthChanged(before, verdict.status)
@@ -116,24 +115,5 @@ export class HealthChecker {
   private nextDue(): string {
     if (this.options.intervalS === 0) return NEVER;
     return at(Date.now() + this.options.intervalS * 1000 * (0.9 + Math.random() * 0.2));
-  }
-
-  private schedule(ms: number): void {
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.running = this.loop().finally(() => (this.running = undefined));
-    }, ms);
-    this.timer.unref();
-  }
-
-  /** Rounds back to back while a full batch was due, then a pause with jitter. */
-  private async loop(): Promise<void> {
-    let checked = 0;
-    try {
-      checked = await this.round();
-    } catch (err) {
-      if (!this.closed) this.ctx.log.warn({ err }, 'link health round failed; retrying later');
-    }
-    if (!this.closed) this.schedule(checked >= BATCH ? 0 : IDLE_MS * (2 / 3 + Math.random() / 3));
   }
 }

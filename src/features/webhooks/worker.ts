@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { Rounds } from '../../infra/rounds.js';
 import { OutboundClient, type Outcome } from '../../infra/outbound/client.js';
 import { outboundUserAgent } from '../../infra/outbound/user-agent.js';
 import { nowTimestamp } from '../../lib/time.js';
@@ -42,9 +43,7 @@ function span(ms: number): string {
  */
 export class WebhookWorker {
   private readonly client: OutboundClient;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private closed = false;
+  private readonly rounds: Rounds;
 
   /** `onResult` hears each attempt's result (the metrics counter). */
   constructor(
@@ -56,17 +55,17 @@ export class WebhookWorker {
       timeoutMs: ctx.config.OUTBOUND_TIMEOUT_MS,
       allowLoopback: ctx.config.OUTBOUND_ALLOW_LOOPBACK,
     });
+    this.rounds = new Rounds({ round: () => this.round(), batch: BATCH, pauseMs: () => this.idleMs(), log: ctx.log, what: 'webhook' });
   }
 
   start(): void {
-    if (!this.closed && this.timer === undefined && !this.running) this.schedule(this.idleMs());
+    this.rounds.start(this.idleMs());
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.timer);
-    this.client.close();
-    await this.running;
+    const ended = this.rounds.close();
+    this.client.close(); // cuts the round's sends short, so it ends soon
+    await ended;
   }
 
   /** One round: lease the due deliveries and send them. Answers how many were sent. */
@@ -96,7 +95,7 @@ export class WebhookWorker {
       },
     });
     // A send cut short by a shutdown says nothing of the receiver: its lease runs out and a node sends it again.
-    if (this.closed) return;
+    if (this.rounds.closed) return;
     const attempts = delivery.attempts + 1;
     const code = outcome.ok ? outcome.status : null;
     if (outcome.ok && outcome.status >= 200 && outcome.status < 300) {
@@ -147,26 +146,8 @@ export class WebhookWorker {
     this.onResult(result);
   }
 
-  /** Every second, or every WEBHOOK_BACKOFF_MS when that is shorter (tests), with a third of it as jitter. */
+  /** Every second, or every WEBHOOK_BACKOFF_MS when that is shorter (tests); the rounds add jitter. */
   private idleMs(): number {
-    return Math.min(IDLE_MS, this.ctx.config.WEBHOOK_BACKOFF_MS) * (2 / 3 + Math.random() / 3);
-  }
-
-  private schedule(ms: number): void {
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.running = this.loop().finally(() => (this.running = undefined));
-    }, ms);
-    this.timer.unref();
-  }
-
-  private async loop(): Promise<void> {
-    let sent = 0;
-    try {
-      sent = await this.round();
-    } catch (err) {
-      if (!this.closed) this.ctx.log.warn({ err }, 'webhook round failed; retrying later');
-    }
-    if (!this.closed) this.schedule(sent >= BATCH ? 0 : this.idleMs());
+    return Math.min(IDLE_MS, this.ctx.config.WEBHOOK_BACKOFF_MS);
   }
 }
