@@ -5,13 +5,13 @@
 // (default 10), ENV_A / ENV_B (JSON of extra env for that server), PREFIX (default d: the direct links; t targeted,
 // p with parameters, r routed: 6 rules and a 3-way split, as bench/seed.mjs makes them). Needs wrk.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { wrkCommand } from './lib/generator.mjs';
-import { freePort, median, start, stop, waitForPort } from './lib/proc.mjs';
+import { freePort, median, start, stop, threadCpu, waitForPort } from './lib/proc.mjs';
 
 const [A, B] = process.argv.slice(2, 4).map((dir) => resolve(dir ?? '.'));
 const WINDOWS = Number(process.env.WINDOWS ?? 10);
@@ -38,22 +38,6 @@ async function server(build, name, extraEnv) {
   });
   await waitForPort(port);
   return { child, port };
-}
-
-/**
- * CPU seconds so far of the main thread and of all the others: the click writer, and V8's and libuv's
- * helpers (Node names them all `node`, so they are not told apart).
- */
-function threadCpu(pid) {
-  const cpu = { main: 0, others: 0 };
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      cpu[tid === String(pid) ? 'main' : 'others'] += (Number(fields[11]) + Number(fields[12])) / 100;
-    } catch {} // a thread that ended between the listing and the read
-  }
-  return cpu;
 }
 
 /** One wrk a server, both at once: answered requests of a run over 1000 links of PREFIX, the benchmark's traffic. */

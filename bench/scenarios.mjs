@@ -5,12 +5,12 @@
 //   node bench/scenarios.mjs [BUILD_DIR=.] [PREFIXES=d,r]      (d direct, t targeted, p parameters, r rules; env REPS=3)
 // One server serves them in the order given, as in the full bench (where d, t, p then r run on one server).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { load, pickGenerator } from './lib/generator.mjs';
-import { cpuSeconds, freePort, median, start, stop, waitForPort } from './lib/proc.mjs';
+import { cpuSeconds, freePort, median, start, stop, threadCpu, waitForPort } from './lib/proc.mjs';
 
 const build = resolve(process.argv[2] ?? '.');
 const prefixes = (process.argv[3] ?? 'd,r').split(',');
@@ -21,19 +21,6 @@ const SETTLE_MS = 1_500;
 const HOST = 'bench.test';
 const generator = pickGenerator();
 const dir = mkdtempSync(join(tmpdir(), 'redirectory-scenarios-'));
-
-/** CPU seconds of the main thread and of all the others (bench/paired.mjs). */
-function threadCpu(pid) {
-  const cpu = { main: 0, others: 0 };
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      cpu[tid === String(pid) ? 'main' : 'others'] += (Number(fields[11]) + Number(fields[12])) / 100;
-    } catch {} // a thread that ended between the listing and the read
-  }
-  return cpu;
-}
 
 process.chdir(build);
 const path = join(dir, 'small.db');

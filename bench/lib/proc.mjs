@@ -1,6 +1,6 @@
 // Process helpers for the benchmark: start, wait for a port, read CPU time and RSS from /proc.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 
 const TICKS_PER_SECOND = 100; // Linux USER_HZ
@@ -51,6 +51,22 @@ export function cpuSeconds(pid) {
     } catch {}
   }
   return ticks / TICKS_PER_SECOND;
+}
+
+/**
+ * CPU seconds so far of one process's main thread and of all its other threads: the click writer, and V8's
+ * and libuv's helpers (Node names them all `node`, so they are not told apart).
+ */
+export function threadCpu(pid) {
+  const cpu = { main: 0, others: 0 };
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpu[tid === String(pid) ? 'main' : 'others'] += (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    } catch {} // a thread that ended between the listing and the read
+  }
+  return cpu;
 }
 
 /** Resident memory of the process family in MB. */
