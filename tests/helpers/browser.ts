@@ -43,13 +43,16 @@ export async function screenshot(page: Page, name: string, fullPage = false): Pr
   const dir = process.env.SCREENSHOTS_DIR || join(import.meta.dirname, '..', '..', 'screenshots');
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${name}-${page.viewportSize()?.width ?? 0}.png`);
-  // A full-page capture on the two shared cores has once taken over 10 s (CI, 2026-11-26): it gets its own longer
-  // budget, and one more try, since Chromium can stall a capture that a second request then completes.
+  // Under new headless, a page behind another (a dark-mode capture's, say) never commits the frame a capture
+  // waits for: CI timed out twice so (2026-11-26). So the page comes to the front first, and once more on a
+  // timeout, when a capture on the two shared cores was merely slow.
+  await page.bringToFront();
   try {
-    await page.screenshot({ path, fullPage, timeout: 30_000 });
+    await page.screenshot({ path, fullPage, timeout: 20_000 });
   } catch (error) {
     if (!(error instanceof Error) || error.name !== 'TimeoutError') throw error;
-    await page.screenshot({ path, fullPage, timeout: 30_000 });
+    await page.bringToFront();
+    await page.screenshot({ path, fullPage, timeout: 20_000 });
   }
 }
 

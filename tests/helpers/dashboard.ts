@@ -101,5 +101,6 @@ export async function captureDark(
     expect(errors, `console of ${name}`).toEqual([]);
   } finally {
     await context.close();
+    await page.bringToFront(); // the page under test again, or its frames (and clicks) wait on a hidden tab
   }
 }
