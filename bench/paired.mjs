@@ -3,7 +3,8 @@
 // lands on both alike and the per-window difference is paired.
 // `node bench/paired.mjs BUILD_A BUILD_B` (each a checkout with dist/ built and node_modules); env WINDOWS
 // (default 10), ENV_A / ENV_B (JSON of extra env for that server), PREFIX (default d: the direct links; t targeted,
-// p with parameters, r routed: 6 rules and a 3-way split, as bench/seed.mjs makes them). Needs wrk.
+// p with parameters, r routed: 6 rules and a 3-way split, as bench/seed.mjs makes them), PREFIX_A / PREFIX_B (one
+// side's own: `PREFIX_A=d PREFIX_B=r node bench/paired.mjs . .` prices routing on one build). Needs wrk.
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ const [A, B] = process.argv.slice(2, 4).map((dir) => resolve(dir ?? '.'));
 const WINDOWS = Number(process.env.WINDOWS ?? 10);
 const SECONDS = 4;
 const PREFIX = process.env.PREFIX ?? 'd';
+const PREFIXES = [process.env.PREFIX_A ?? PREFIX, process.env.PREFIX_B ?? PREFIX];
 const SETTLE_MS = 1_500; // the last batch of a window is written before its CPU is read
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'redirectory-paired-'));
@@ -40,27 +42,27 @@ async function server(build, name, extraEnv) {
   return { child, port };
 }
 
-/** One wrk a server, both at once: answered requests of a run over 1000 links of PREFIX, the benchmark's traffic. */
-async function wrk(port, seconds) {
+/** One wrk a server, both at once: answered requests of a run over 1000 links of a prefix, the benchmark's traffic. */
+async function wrk(port, seconds, prefix) {
   const spec = {
     url: `http://127.0.0.1:${port}`,
     host: 'bench.test',
     threads: 1,
     connections: 25,
     duration: seconds,
-    paths: { prefix: PREFIX, count: 1000 },
+    paths: { prefix, count: 1000 },
   };
   const { stdout } = await run('wrk', wrkCommand(spec));
   return JSON.parse(stdout.trim().split('\n').pop()).requests;
 }
 
 const servers = [await server(A, 'a', JSON.parse(process.env.ENV_A ?? '{}')), await server(B, 'b', JSON.parse(process.env.ENV_B ?? '{}'))];
-await Promise.all(servers.map((s) => wrk(s.port, 2))); // warm-up: JIT and the first aggregate rows
+await Promise.all(servers.map((s, k) => wrk(s.port, 2, PREFIXES[k]))); // warm-up: JIT and the first aggregate rows
 await sleep(SETTLE_MS);
 const diffs = { main: [], others: [], total: [] };
 for (let i = 0; i < WINDOWS; i++) {
   const before = servers.map((s) => threadCpu(s.child.pid));
-  const requests = await Promise.all(servers.map((s) => wrk(s.port, SECONDS)));
+  const requests = await Promise.all(servers.map((s, k) => wrk(s.port, SECONDS, PREFIXES[k])));
   await sleep(SETTLE_MS);
   const us = servers.map((s, k) => {
     const after = threadCpu(s.child.pid);

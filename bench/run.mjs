@@ -22,6 +22,8 @@ const startedAt = performance.now();
 // much shorter than that would leave most of its writing to after the run. autocannon runs a request
 // count (80k, about 4 s at 20k req/s), wrk a duration in whole seconds; the warm-up is a quarter run.
 const RUN = { quick: QUICK, amount: QUICK ? 10_000 : 80_000, duration: QUICK ? 1 : 4, reps: QUICK ? 1 : 3, connections: 50 };
+// The 1k-link server's four scenarios share their baseline runs (compareSet): five reps of five runs.
+const SET_REPS = QUICK ? 1 : 5;
 const WARM_UP = { amount: RUN.amount / 4, duration: Math.max(1, RUN.duration / 4) };
 // After each Redirectory run its CPU is read once its last batch is written, so that batch's cost is
 // counted to its own run and not spent during the baseline's next one. The baseline writes nothing.
@@ -77,35 +79,47 @@ async function measure(target, spec, size) {
 
 /** Baseline and Redirectory alternate so machine drift cancels out; medians are compared. */
 async function compare(name, baseline, target, spec) {
-  const a = [];
-  const b = [];
+  const [row] = await compareSet([{ name, spec }], baseline, target, RUN.reps);
+  return row;
+}
+
+/**
+ * Several scenarios of one server against one baseline sample: each rep runs the baseline and every scenario,
+ * in turn forwards and backwards (so drift lands alike on all), and each scenario's ratio divides by the same
+ * baseline median. Ratios compared with each other (`cpu_rules` against `cpu_ratio`) then differ by what the
+ * scenarios cost, not by two baseline samples minutes apart (docs/performance.md#shared-baseline).
+ */
+async function compareSet(scenarios, baseline, target, reps = SET_REPS) {
+  const sides = [{ target: baseline, spec: scenarios[0].spec, runs: [] }, ...scenarios.map((s) => ({ target, spec: s.spec, runs: [] }))];
   // One unmeasured run each first: JIT warm-up, and the scenario's first aggregate rows, belong to no
   // steady state (both sides get the same).
-  for (const side of [baseline, target]) {
-    drive(side, spec, WARM_UP);
-    if (side.settles) await sleep(SETTLE_MS);
+  for (const side of sides) {
+    drive(side.target, side.spec, WARM_UP);
+    if (side.target.settles) await sleep(SETTLE_MS);
   }
-  for (let i = 0; i < RUN.reps; i++) {
-    a.push(await measure(baseline, spec));
-    b.push(await measure(target, spec));
+  for (let i = 0; i < reps; i++) {
+    for (const side of i % 2 === 0 ? sides : [...sides].reverse()) side.runs.push(await measure(side.target, side.spec));
   }
   const pick = (runs, key) => median(runs.map((r) => r[key]));
-  const row = {
-    scenario: name,
-    rps: pick(b, 'rps'),
-    p50: pick(b, 'p50'),
-    p99: pick(b, 'p99'),
-    cpuUs: pick(b, 'cpuUs'),
-    dbUs: b[0].dbUs === undefined ? undefined : pick(b, 'dbUs'),
-    rss: Math.max(...b.map((r) => r.rss)),
-    baseRps: pick(a, 'rps'),
-    baseCpuUs: pick(a, 'cpuUs'),
-    errors: b.reduce((n, r) => n + r.errors + (r.requests - r.ok), 0),
-  };
-  row.ratio = row.rps / row.baseRps;
-  row.cpuRatio = row.baseCpuUs / row.cpuUs;
-  rows.push(row);
-  return row;
+  const [base, ...measured] = sides;
+  return measured.map(({ runs: b }, k) => {
+    const row = {
+      scenario: scenarios[k].name,
+      rps: pick(b, 'rps'),
+      p50: pick(b, 'p50'),
+      p99: pick(b, 'p99'),
+      cpuUs: pick(b, 'cpuUs'),
+      dbUs: b[0].dbUs === undefined ? undefined : pick(b, 'dbUs'),
+      rss: Math.max(...b.map((r) => r.rss)),
+      baseRps: pick(base.runs, 'rps'),
+      baseCpuUs: pick(base.runs, 'cpuUs'),
+      errors: b.reduce((n, r) => n + r.errors + (r.requests - r.ok), 0),
+    };
+    row.ratio = row.rps / row.baseRps;
+    row.cpuRatio = row.baseCpuUs / row.cpuUs;
+    rows.push(row);
+    return row;
+  });
 }
 
 /**
@@ -151,13 +165,19 @@ const small = await server(seed('small', 1000));
 // Rate limits stay as configured for real use on the redirect runs (they do not apply there); the API
 // measurements below need them raised.
 const big = await server(seed('big', BIG, CLICKS), { RATE_LIMIT_MAX: '1000000000' });
-await compare(names.direct, baseline, small, { paths: { prefix: 'd', count: 1000 } });
+await compareSet(
+  [
+    [names.direct, 'd'],
+    [names.targeted, 't'],
+    ['with parameters', 'p'],
+    [names.rules, 'r'],
+  ].map(([name, prefix]) => ({ name, spec: { paths: { prefix, count: 1000 } } })),
+  baseline,
+  small,
+);
 await compare(names.grown, baseline, big, { paths: { prefix: 'd', count: BIG } });
 // Real traffic is skewed: a few links take most visits, and the rest are the long tail.
 await compare(names.zipf, baseline, big, { paths: { prefix: 'd', count: BIG, zipf: true } });
-await compare(names.targeted, baseline, small, { paths: { prefix: 't', count: 1000 } });
-await compare('with parameters', baseline, small, { paths: { prefix: 'p', count: 1000 } });
-await compare(names.rules, baseline, small, { paths: { prefix: 'r', count: 1000 } });
 
 // Latency of the statistics read itself: a few concurrent callers, not a saturating flood (at 50
 // connections p99 measures the queue in front of a busy server, not the read).
