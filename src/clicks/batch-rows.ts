@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { ClickHoursTable, ClickStatsTable, ClickSummariesTable, ClickUniquesTable } from '../db/types.js';
-import { bump, SUMMARIZED, type TargetBatch } from './derive.js';
+import { bump, servedVariant, SUMMARIZED, type TargetBatch } from './derive.js';
 
 // The rows a target's share of a batch adds to: its summary (counters, bounded labels as JSON, open hour,
 // visit pack), its referrer counts, its visitors and its earlier hours. Both writers build the same rows.
@@ -55,16 +55,54 @@ export interface FreshVisitors {
   earlier: Map<number, number> | null;
 }
 
-/** Counts the target's visitors that `isNew` (which records them) finds new, by the hour of their first visit. */
-export function freshVisitors(target: TargetBatch, isNew: (visitor: string) => boolean): FreshVisitors {
+/**
+ * Counts the target's visitors that `isNew` (which records them) finds new, by the hour of their first visit. For
+ * a link with split visits, `newcomers` gets each new visitor served a variant as (variant, hour first served) pairs.
+ */
+export function freshVisitors(target: TargetBatch, isNew: (visitor: string) => boolean, newcomers?: number[]): FreshVisitors {
   const fresh: FreshVisitors = { total: 0, latest: 0, earlier: null };
+  const variantOf = target.variantOf;
   for (const [visitor, hour] of target.visitors) {
     if (!isNew(visitor)) continue;
     fresh.total += 1;
     if (hour === target.hour) fresh.latest += 1;
     else bump((fresh.earlier ??= new Map<number, number>()), hour);
+    const served = variantOf?.get(visitor);
+    if (served !== undefined && newcomers) {
+      const { n, hour: at } = servedVariant(served);
+      newcomers.push(n, at);
+    }
   }
   return fresh;
+}
+
+/** A split variant's new visitors: its link's new ones first served it (`newcomers` from freshVisitors of the link). */
+export function variantFresh(variant: TargetBatch, newcomers: readonly number[]): FreshVisitors {
+  const fresh: FreshVisitors = { total: 0, latest: 0, earlier: null };
+  const n = variantNumber(variant);
+  for (let i = 0; i < newcomers.length; i += 2) {
+    if (newcomers[i] !== n) continue;
+    const hour = newcomers[i + 1]!;
+    fresh.total += 1;
+    if (hour === variant.hour) fresh.latest += 1;
+    else bump((fresh.earlier ??= new Map<number, number>()), hour);
+  }
+  return fresh;
+}
+
+const variantNumber = (variant: TargetBatch) => Number(variant.kind.slice('variant:'.length));
+
+/**
+ * A split variant (`variant:<n>`) has no summary row: no labels, no visit log, no share of the account's series,
+ * and its totals are summed from its hours (stats-repo.ts#readVariantTotals). A batch adds its latest hour
+ * straight to click_hours, a trigger-free upsert: a third of the summary's cost, and a routed link's three
+ * variants were three summary upserts a batch (docs/performance.md#variant-hours).
+ */
+export const isVariant = (target: TargetBatch) => target.kind.startsWith('variant:');
+
+/** A split variant's click_hours increment for its latest hour in the batch. */
+export function variantHourRow(target: TargetBatch, fresh: FreshVisitors): ClickHoursTable {
+  return { target_kind: target.kind, target_id: target.id, hour: target.hour, clicks: target.hourClicks, uniques: fresh.latest };
 }
 
 /**

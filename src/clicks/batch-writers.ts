@@ -3,7 +3,7 @@ import type { Db } from '../db/connect.js';
 import { formatTimestamp } from '../lib/time.js';
 import { AccountHours } from './account-hours.js';
 import { upsertAccountHours } from './account-store.js';
-import { earlierHourRows, freshVisitors, referrerRows, summaryRow, uniqueRows } from './batch-rows.js';
+import { earlierHourRows, freshVisitors, isVariant, referrerRows, summaryRow, uniqueRows, variantFresh, variantHourRow } from './batch-rows.js';
 import { targetKey, type AggregatedBatch, type TargetBatch } from './derive.js';
 import { clickBatchHooks, type ClickedTarget, type KyselyBatchHook } from './batch-hooks.js';
 import type { JournalMark } from './journal/segments.js';
@@ -64,18 +64,24 @@ export function kyselyBatchWriter(db: Db, aggregate: Aggregator): BatchWriter {
     await db.transaction().execute(async (trx) => {
       await forget.lockAgainst(trx, 'deletes');
       const targets = await withoutDeleted(trx, batched);
-      const unknown = targets.flatMap((t) => unknownRows(known, t));
+      const unknown = targets.flatMap((t) => (isVariant(t) ? [] : unknownRows(known, t)));
       const inserted = await repo.insertUniques(trx, unknown);
-      const fresh = targets.map((t) => freshVisitors(t, (visitor) => inserted.has(`${targetKey(t.kind, t.id)}:${visitor}`)));
+      const newcomers = new Map<number, number[]>(); // a link's comes before its variants' (kind order)
+      const fresh = targets.map((t) => {
+        if (isVariant(t)) return variantFresh(t, newcomers.get(t.id) ?? []);
+        const served = t.variantOf ? [] : undefined;
+        if (served) newcomers.set(t.id, served);
+        return freshVisitors(t, (visitor) => inserted.has(`${targetKey(t.kind, t.id)}:${visitor}`), served);
+      });
       await repo.upsertStats(trx, targets.flatMap(referrerRows));
       await repo.upsertHours(
         trx,
-        targets.flatMap((t, i) => earlierHourRows(t, fresh[i]!)),
+        targets.flatMap((t, i) => (isVariant(t) ? [...earlierHourRows(t, fresh[i]!), variantHourRow(t, fresh[i]!)] : earlierHourRows(t, fresh[i]!))),
       );
       const packs = await repo.insertPacks(trx, targets, packer(visits));
       await repo.upsertSummaries(
         trx,
-        targets.map((t, i) => summaryRow(t, fresh[i]!, packs.get(targetKey(t.kind, t.id)) ?? null)),
+        targets.flatMap((t, i) => (isVariant(t) ? [] : [summaryRow(t, fresh[i]!, packs.get(targetKey(t.kind, t.id)) ?? null)])),
       );
       const accounts = new AccountHours();
       targets.forEach((t, i) => accounts.add(t, fresh[i]!));
@@ -131,12 +137,6 @@ export function sqliteClickWriter(
   const summary = sqlite.prepare(`INSERT INTO click_summaries (target_kind, target_id, clicks, uniques, labels, hour, hour_clicks, hour_uniques,
     visit_pack, visit_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (target_kind, target_id) DO UPDATE SET clicks = clicks + excluded.clicks,
     uniques = uniques + excluded.uniques, labels = ${repo.MERGE_LABELS_SQLITE}, ${repo.OPEN_HOUR_SET_SQL}, ${repo.VISIT_PACK_SET_SQL}`);
-  // A split variant's row has no labels, no visit pack and no share of the account's series (derive.ts#countVariant):
-  // its upsert leaves those columns alone, so it skips the labels merge and the pack trigger.
-  const variantSummary =
-    sqlite.prepare(`INSERT INTO click_summaries (target_kind, target_id, clicks, uniques, labels, hour, hour_clicks, hour_uniques)
-    VALUES (?, ?, ?, ?, '{}', ?, ?, ?) ON CONFLICT (target_kind, target_id) DO UPDATE SET clicks = clicks + excluded.clicks,
-    uniques = uniques + excluded.uniques, ${repo.OPEN_HOUR_SET_SQL}`);
   const unique = sqlite.prepare('INSERT OR IGNORE INTO click_uniques (target_kind, target_id, visitor_hash) VALUES (?, ?, ?)');
   const hour = sqlite.prepare(`INSERT INTO click_hours (target_kind, target_id, hour, clicks, uniques) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (target_kind, target_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques`);
@@ -149,13 +149,17 @@ export function sqliteClickWriter(
     return p ? { pack: Number(insertPack.run(target.kind, target.id, p.at, p.n, p.labels, p.codes).lastInsertRowid), n: p.n } : null;
   };
   const known = new KnownVisitors();
-  const freshOf = (target: TargetBatch) => {
+  const freshOf = (target: TargetBatch, newcomers?: number[]) => {
     const memory = known.of(target);
-    return freshVisitors(target, (visitor) => {
-      if (memory?.has(visitor)) return false;
-      if (memory) known.stored(memory, visitor);
-      return unique.run(target.kind, target.id, visitor).changes > 0;
-    });
+    return freshVisitors(
+      target,
+      (visitor) => {
+        if (memory?.has(visitor)) return false;
+        if (memory) known.stored(memory, visitor);
+        return unique.run(target.kind, target.id, visitor).changes > 0;
+      },
+      newcomers,
+    );
   };
   const write = sqlite.transaction(({ targets, visits }: AggregatedBatch, journal?: JournalMark) => {
     const before = pruneDue();
@@ -167,15 +171,20 @@ export function sqliteClickWriter(
     const pack = packer(visits);
     const deleted = isDeleted();
     const counted: ClickedTarget[] = [];
+    const newcomers = new Map<number, number[]>(); // a link's comes before its variants' (kind order)
     for (const target of targets) {
       if (deleted(target)) continue; // deleted since the visit
       if (hooks.length > 0) counted.push(clicked(target));
-      const fresh = freshOf(target);
-      for (const h of earlierHourRows(target, fresh)) hour.run(h.target_kind, h.target_id, h.hour, h.clicks, h.uniques);
       if (isVariant(target)) {
-        variantSummary.run(target.kind, target.id, target.clicks, fresh.total, target.hour, target.hourClicks, fresh.latest);
+        const fresh = variantFresh(target, newcomers.get(target.id) ?? []);
+        for (const h of [...earlierHourRows(target, fresh), variantHourRow(target, fresh)])
+          hour.run(h.target_kind, h.target_id, h.hour, h.clicks, h.uniques);
         continue;
       }
+      const served = target.variantOf ? [] : undefined;
+      if (served) newcomers.set(target.id, served);
+      const fresh = freshOf(target, served);
+      for (const h of earlierHourRows(target, fresh)) hour.run(h.target_kind, h.target_id, h.hour, h.clicks, h.uniques);
       const s = summaryRow(target, fresh, logged(target, pack));
       summary.run(s.target_kind, s.target_id, s.clicks, s.uniques, s.labels, s.hour, s.hour_clicks, s.hour_uniques, s.visit_pack, s.visit_count);
       for (const r of referrerRows(target)) stat.run(r.target_kind, r.target_id, r.dimension, r.label, r.count);
@@ -191,8 +200,6 @@ export function sqliteClickWriter(
     known.commit();
   };
 }
-
-const isVariant = (target: TargetBatch) => target.kind.startsWith('variant:');
 
 /**
  * Which targets were deleted since their visits (a split variant with its link), read in the batch's transaction:

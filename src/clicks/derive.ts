@@ -26,8 +26,13 @@ export interface TargetBatch {
   hourClicks: number;
   /** Clicks of earlier hours, by hour: null unless the batch straddles an hour (or a clock stepped back). */
   earlier: Map<number, number> | null;
-  /** Visitor hash → the hour of its first visit in the batch, where it counts as unique if new. */
+  /** Visitor hash → the hour of its first visit in the batch, where it counts as unique if new (none for a variant). */
   visitors: Map<string, number>;
+  /**
+   * A link's visitors served a split variant: visitor hash → the first variant served them in the batch and its
+   * hour, as `hour * 1024 + variant` (servedVariant); null without split visits.
+   */
+  variantOf: Map<string, number> | null;
   /** Batch indexes of its counted visits, in arrival order, for the visit log (empty when the log is off). */
   logged: number[];
 }
@@ -196,25 +201,44 @@ function splitVariant(rule: string): number {
   return n === undefined ? -1 : Number(n);
 }
 
+/** A link's `variantOf` value: a variant (below 1024: SPLIT_RULE allows three digits) and the hour it was served in. */
+const VARIANT_SPAN = 1024;
+export const servedVariant = (value: number) => ({ n: value % VARIANT_SPAN, hour: Math.floor(value / VARIANT_SPAN) });
+
 /** A variant's kind by its number (at most three digits, SPLIT_RULE), made once: not a string a visit. */
 const VARIANT_KINDS: VariantKind[] = Array.from({ length: 1000 }, (_, n): VariantKind => `variant:${n}`);
 
 /**
- * A split visit counts again for its variant: clicks, visitors and hours of its own (no labels, no visit log).
- * Keyed by a number (link id and variant), not a string built for every visit.
+ * A split visit counts again for its variant: clicks and hours of its own (no labels, no visit log). Its visitors
+ * are its link's: one new to the link is new to the variant first served them (batch-rows.ts#variantFresh), as a
+ * visitor keeps their variant. Keyed by a number (link id and variant), not a string built for every visit.
  */
 function countVariant(variants: Map<number, TargetBatch>, link: TargetBatch, n: number, visitor: string, hour: number): void {
   const key = link.id * 1000 + n;
   let target = variants.get(key);
   if (!target) variants.set(key, (target = emptyTarget(VARIANT_KINDS[n]!, link.id, link.owner, link.labels)));
   target.clicks += 1;
-  if (!target.visitors.has(visitor)) target.visitors.set(visitor, hour);
+  const served = (link.variantOf ??= new Map<string, number>());
+  if (!served.has(visitor)) served.set(visitor, hour * VARIANT_SPAN + n);
   if (hour === target.hour) target.hourClicks += 1;
   else addHour(target, hour);
 }
 
 function emptyTarget(kind: CountedKind, id: number, owner: number, labels: BatchLabels): TargetBatch {
-  return { kind, id, owner, clicks: 0, counts: new Map(), labels, hour: -1, hourClicks: 0, earlier: null, visitors: new Map(), logged: [] };
+  return {
+    kind,
+    id,
+    owner,
+    clicks: 0,
+    counts: new Map(),
+    labels,
+    hour: -1,
+    hourClicks: 0,
+    earlier: null,
+    visitors: new Map(),
+    variantOf: null,
+    logged: [],
+  };
 }
 
 /** Counts a visit of another hour than the target's latest: a later hour becomes the latest. */

@@ -82,9 +82,9 @@ export async function forgetTargets(db: Db, kind: TargetKind, ids: number[], own
     for (const table of ['click_stats', 'click_summaries', 'click_uniques', 'click_hours', 'click_days'] as const) {
       await db.deleteFrom(table).where('target_kind', '=', kind).where('target_id', 'in', chunk).execute();
     }
-    // A link's split variants are counted under kinds of their own (src/clicks/derive.ts).
+    // A link's split variants are counted under kinds of their own, in hours and days only (src/clicks/batch-rows.ts#isVariant).
     if (kind === 'link') {
-      for (const table of ['click_summaries', 'click_uniques', 'click_hours', 'click_days'] as const) {
+      for (const table of ['click_hours', 'click_days'] as const) {
         await db
           .deleteFrom(table)
           .where(sql<boolean>`target_kind like 'variant:%'`)

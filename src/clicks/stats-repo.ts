@@ -49,13 +49,15 @@ export async function topReferrers(db: Db, kind: TargetKind, id: number, limit: 
 export const linkClicksQuery = (db: Db, id: number) =>
   db.selectFrom('click_summaries').select('clicks').where('target_kind', '=', sql.lit('link')).where('target_id', '=', id);
 
-/** The counters of a link's split variants, by kind; a variant never visited has no row. */
-export async function readVariantSummaries(db: Db, id: number, kinds: VariantKind[]): Promise<Map<string, { clicks: number; uniques: number }>> {
-  const rows = await db
-    .selectFrom('click_summaries')
-    .select(['target_kind', 'clicks', 'uniques'])
-    .where('target_kind', 'in', kinds)
-    .where('target_id', '=', id)
-    .execute();
+/**
+ * The totals of a link's split variants, by kind, summed from their hours and days: a variant has no summary
+ * row (batch-rows.ts#isVariant), and days are never dropped. A variant never visited has no row.
+ */
+export async function readVariantTotals(db: Db, id: number, kinds: VariantKind[]): Promise<Map<string, { clicks: number; uniques: number }>> {
+  const { rows } = await sql<{ target_kind: string; clicks: number | string; uniques: number | string }>`
+    select target_kind, sum(clicks) as clicks, sum(uniques) as uniques from (
+      select target_kind, clicks, uniques from click_hours where target_kind in (${sql.join(kinds)}) and target_id = ${id}
+      union all select target_kind, clicks, uniques from click_days where target_kind in (${sql.join(kinds)}) and target_id = ${id}
+    ) b group by target_kind`.execute(db);
   return new Map(rows.map((row) => [row.target_kind, { clicks: Number(row.clicks), uniques: Number(row.uniques) }]));
 }

@@ -19,6 +19,7 @@ import * as clickJournal from './migrations/0015-click-journal.js';
 import * as linkRouting from './migrations/0016-link-routing.js';
 import * as linkHealth from './migrations/0017-link-health.js';
 import * as webhooks from './migrations/0018-webhooks.js';
+import * as variantHours from './migrations/0019-variant-hours.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0016-link-routing': linkRouting,
   '0017-link-health': linkHealth,
   '0018-webhooks': webhooks,
+  '0019-variant-hours': variantHours,
 };
 
 /** Every migration's name, in order. */

@@ -77,6 +77,6 @@ function labelCounts(rows: Row[]): LabelCounts {
 /** Clicks and unique clicks of a link's split variants 0..count-1, each counted as a target of its own (`variant:<n>`). */
 export async function readVariantCounts({ db }: { db: Db }, id: number, count: number): Promise<Array<{ clicks: number; uniqueClicks: number }>> {
   const kinds = Array.from({ length: count }, (_, n): VariantKind => `variant:${n}`);
-  const sums = await repo.readVariantSummaries(db, id, kinds);
+  const sums = await repo.readVariantTotals(db, id, kinds);
   return kinds.map((kind) => ({ clicks: sums.get(kind)?.clicks ?? 0, uniqueClicks: sums.get(kind)?.uniques ?? 0 }));
 }
