@@ -21,9 +21,8 @@ const startedAt = performance.now();
 // A run lasts a few seconds: clicks are written in batches every two seconds (CLICK_FLUSH_MS), and a run
 // much shorter than that would leave most of its writing to after the run. autocannon runs a request
 // count (80k, about 4 s at 20k req/s), wrk a duration in whole seconds; the warm-up is a quarter run.
-const RUN = { quick: QUICK, amount: QUICK ? 10_000 : 80_000, duration: QUICK ? 1 : 4, reps: QUICK ? 1 : 3, connections: 50 };
-// The 1k-link server's four scenarios share their baseline runs (compareSet): five reps of five runs.
-const SET_REPS = QUICK ? 1 : 5;
+// The 1k-link server's four scenarios share their baseline runs (compareSet): `setReps` reps of five runs.
+const RUN = { quick: QUICK, amount: QUICK ? 10_000 : 80_000, duration: QUICK ? 1 : 4, reps: QUICK ? 1 : 3, setReps: QUICK ? 1 : 5, connections: 50 };
 const WARM_UP = { amount: RUN.amount / 4, duration: Math.max(1, RUN.duration / 4) };
 // After each Redirectory run its CPU is read once its last batch is written, so that batch's cost is
 // counted to its own run and not spent during the baseline's next one. The baseline writes nothing.
@@ -89,7 +88,7 @@ async function compare(name, baseline, target, spec) {
  * baseline median. Ratios compared with each other (`cpu_rules` against `cpu_ratio`) then differ by what the
  * scenarios cost, not by two baseline samples minutes apart (docs/performance.md#shared-baseline).
  */
-async function compareSet(scenarios, baseline, target, reps = SET_REPS) {
+async function compareSet(scenarios, baseline, target, reps = RUN.setReps) {
   const sides = [{ target: baseline, spec: scenarios[0].spec, runs: [] }, ...scenarios.map((s) => ({ target, spec: s.spec, runs: [] }))];
   // One unmeasured run each first: JIT warm-up, and the scenario's first aggregate rows, belong to no
   // steady state (both sides get the same).

@@ -30,7 +30,7 @@ export function printReport({
   const rules = find(rows, names.rules);
   const size = generator === 'wrk' ? `${run.duration} s` : `${run.amount} requests`;
   console.log(
-    `\nRedirectory benchmark (${run.quick ? 'quick' : 'full'}: load by ${generator}, ${run.reps}x A/B of ${size}, ${run.connections} connections, ${minutes.toFixed(1)} min)`,
+    `\nRedirectory benchmark (${run.quick ? 'quick' : 'full'}: load by ${generator}, ${run.reps}x A/B of ${size} (the 1k-link scenarios: ${run.setReps} reps, one baseline), ${run.connections} connections, ${minutes.toFixed(1)} min)`,
   );
   console.log(
     `headline (${names.direct}): server CPU per request, baseline ÷ Redirectory = ${direct.cpuRatio.toFixed(2)}; throughput, Redirectory ÷ baseline = ${direct.ratio.toFixed(2)}`,
