@@ -64,9 +64,7 @@ export function freshVisitors(target: TargetBatch, isNew: (visitor: string) => b
   const variantOf = target.variantOf;
   for (const [visitor, hour] of target.visitors) {
     if (!isNew(visitor)) continue;
-    fresh.total += 1;
-    if (hour === target.hour) fresh.latest += 1;
-    else bump((fresh.earlier ??= new Map<number, number>()), hour);
+    countFresh(fresh, hour, target.hour);
     const served = variantOf?.get(visitor);
     if (served !== undefined && newcomers) {
       const { n, hour: at } = servedVariant(served);
@@ -82,12 +80,16 @@ export function variantFresh(variant: TargetBatch, newcomers: readonly number[])
   const n = variantNumber(variant);
   for (let i = 0; i < newcomers.length; i += 2) {
     if (newcomers[i] !== n) continue;
-    const hour = newcomers[i + 1]!;
-    fresh.total += 1;
-    if (hour === variant.hour) fresh.latest += 1;
-    else bump((fresh.earlier ??= new Map<number, number>()), hour);
+    countFresh(fresh, newcomers[i + 1]!, variant.hour);
   }
   return fresh;
+}
+
+/** One new visitor first seen in `hour`: in the target's latest hour, or in an earlier one. */
+function countFresh(fresh: FreshVisitors, hour: number, latest: number): void {
+  fresh.total += 1;
+  if (hour === latest) fresh.latest += 1;
+  else bump((fresh.earlier ??= new Map<number, number>()), hour);
 }
 
 const variantNumber = (variant: TargetBatch) => Number(variant.kind.slice('variant:'.length));

@@ -54,6 +54,7 @@ export const linkClicksQuery = (db: Db, id: number) =>
  * row (batch-rows.ts#isVariant), and days are never dropped. A variant never visited has no row.
  */
 export async function readVariantTotals(db: Db, id: number, kinds: VariantKind[]): Promise<Map<string, { clicks: number; uniques: number }>> {
+  if (kinds.length === 0) return new Map(); // `in ()` is no SQL
   const { rows } = await sql<{ target_kind: string; clicks: number | string; uniques: number | string }>`
     select target_kind, sum(clicks) as clicks, sum(uniques) as uniques from (
       select target_kind, clicks, uniques from click_hours where target_kind in (${sql.join(kinds)}) and target_id = ${id}
