@@ -2,8 +2,8 @@
 // with the machine's drift. It counts user-space instructions only (not the kernel's socket work, not cache
 // misses). Runs of one build agree within about 2%; a build without docs/performance.md#tick-object-maps
 // sometimes lands about 25,000 higher, where V8's runtime defines the tick objects' keys.
-// `node bench/instructions.mjs BUILD [WARM] [MEASURED]` (a checkout with dist/ built; needs valgrind): a
-// server on 1000 seeded links, WARM requests to warm the JIT, then MEASURED counted ones. Prints instructions
+// `node bench/instructions.mjs BUILD [WARM] [MEASURED]` (a checkout with dist/ built; needs valgrind; env PREFIX
+// picks the seed's links, d by default): a server on 1000 seeded links, WARM requests to warm the JIT, then MEASURED counted ones. Prints instructions
 // a request per thread (the main thread is thread 1); KEEP=1 keeps callgrind's files, with the count of
 // every function and call. Takes about two minutes.
 import { execFileSync, spawn } from 'node:child_process';
@@ -18,6 +18,7 @@ import { freePort } from './lib/proc.mjs';
 const build = resolve(process.argv[2] ?? '.');
 const [WARM, MEASURED] = [Number(process.argv[3] ?? 6000), Number(process.argv[4] ?? 4000)];
 const CONNECTIONS = 8;
+const PREFIX = process.env.PREFIX ?? 'd'; // d direct, t targeted, p parameters, r routed (bench/seed.mjs)
 const dir = mkdtempSync(join(tmpdir(), 'redirectory-instructions-'));
 execFileSync('node', ['bench/seed.mjs', join(dir, 'db.sqlite'), '1000', '0'], { cwd: build });
 const port = await freePort();
@@ -65,7 +66,7 @@ function redirect() {
   const referer = REFERERS[(i >> 3) % REFERERS.length];
   if (referer) headers.referer = referer;
   return new Promise((done, fail) => {
-    const req = http.request({ host: HOST, port, path: `/d${(i * 7919) % 1000}`, agent, headers }, (res) => {
+    const req = http.request({ host: HOST, port, path: `/${PREFIX}${(i * 7919) % 1000}`, agent, headers }, (res) => {
       res.resume();
       res.on('end', () => (res.statusCode === 302 ? done() : fail(new Error(`status ${res.statusCode}`))));
     });

@@ -1,50 +1,94 @@
-// route() alone, in nanoseconds a visit: the rules bench's routing (bench/seed.mjs's six rules and 3-way split)
-// compiled for 1000 links as the cache compiles them, visited with the benchmark's headers as fresh strings (an
-// HTTP parser's), the user agent hashed first as the crawler check does. A build's own dist/:
-//   node bench/route.mjs [BUILD_DIR=.]      (env SHARED=1: every link the same compiled plan)
-// Alternate builds run by run: the figure moves with the machine's load (p10 is the steadiest).
+// decide() alone, in nanoseconds a visit: the rules bench's routed links (bench/seed.mjs's six rules and 3-way split,
+// each link's destinations its own) compiled as the cache compiles them, visited with the benchmark's headers as
+// fresh strings (an HTTP parser's), each answer's rule interned as the click recorder interns it. A build's own dist/:
+//   node bench/route.mjs [BUILD_DIR=.] [PREFIX=r]   (r routed, t targeted, d direct; env SHARED=1: every link one plan)
+// env THRASH_KB: that many KB of other memory touched between visits, as a server's sockets and parser touch theirs
+// (each visit then timed alone; a few hundred KB prices what a visit's reads miss in the CPU's caches, which the
+// loop alone hides). Alternate builds run by run: the figure moves with the machine's load (p10 is the steadiest).
 import { join, resolve } from 'node:path';
 import { IPS, LANGUAGES, USER_AGENTS } from './lib/browser.mjs';
 import { ROUTING } from './lib/routing.mjs';
 
 const build = resolve(process.argv[2] ?? '.');
-const { compileRouting } = await import(join(build, 'dist/features/redirect/resolve/compile-routing.js'));
-const { route } = await import(join(build, 'dist/features/redirect/decide/routing.js'));
-const { isSocialCrawler } = await import(join(build, 'dist/features/redirect/decide/decide.js'));
-const { loadGeoDatabase } = await import(join(build, 'dist/infra/geo.js'));
+const PREFIX = process.argv[3] ?? 'r';
+const dist = (path) => import(join(build, 'dist', path));
+const { compileRouting } = await dist('features/redirect/resolve/compile-routing.js');
+const { linkOf } = await dist('features/redirect/resolve/compile.js');
+const { decide } = await dist('features/redirect/decide/decide.js');
+const { loadGeoDatabase } = await dist('infra/geo.js');
 loadGeoDatabase();
 
 const LINKS = 1000;
 const N = 4096;
-const ROUNDS = 300;
-const one = process.env.SHARED === '1' ? compileRouting(ROUTING, (href) => href) : null;
-const plans = Array.from({ length: LINKS }, (_, i) => one ?? compileRouting(ROUTING, (href) => `${href}#${i}`));
+const ROUNDS = Number(process.env.ROUNDS ?? 300);
+const THRASH_KB = Number(process.env.THRASH_KB ?? 0);
+const META = { title: '', description: '', image: '' };
+const plan = (i) => (PREFIX === 'r' ? compileRouting(ROUTING, (href) => `${href}#${i}`) : null);
+const one = process.env.SHARED === '1' ? plan(0) : undefined;
+const links = Array.from({ length: LINKS }, (_, i) =>
+  linkOf(
+    i + 1,
+    1,
+    `${PREFIX}${i}`,
+    `http://bench.test/${PREFIX}${i}`,
+    'direct',
+    `https://example.com/${PREFIX}/${i}`,
+    0,
+    null,
+    null,
+    META,
+    one ?? plan(i),
+  ),
+);
 const buffers = (list) => list.map((s) => Buffer.from(s, 'latin1'));
 const [agents, languages, ips] = [buffers(USER_AGENTS), buffers(LANGUAGES), buffers(IPS)];
 let state = 1;
 const pick = (n) => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 8) % n;
 
 function visits() {
-  return Array.from({ length: N }, (_, i) => {
-    const visit = {
-      userAgent: agents[pick(agents.length)].latin1Slice(),
-      acceptLanguage: languages[pick(languages.length)].latin1Slice(),
-      ip: ips[pick(ips.length)].latin1Slice(),
-      url: `/r${i % LINKS}`,
-      now: Date.now(),
-    };
-    isSocialCrawler(visit.userAgent);
-    return visit;
-  });
+  return Array.from({ length: N }, (_, i) => ({
+    userAgent: agents[pick(agents.length)].latin1Slice(),
+    acceptLanguage: languages[pick(languages.length)].latin1Slice(),
+    ip: ips[pick(ips.length)].latin1Slice(),
+    cookie: undefined,
+    url: `/${PREFIX}${i % LINKS}`,
+    now: Date.now(),
+  }));
+}
+
+const junk = new Uint8Array(64 << 20);
+let offset = 0;
+function thrash() {
+  for (let j = 0; j < THRASH_KB * 16; j++) junk[(offset + j * 64) % junk.length]++;
+  offset = (offset + THRASH_KB * 1024) % junk.length;
+}
+
+/** One visit as the server makes it: decide, then the recorder's intern of the rule (a map per batch). */
+function visit(batch, i, interned) {
+  const decision = decide(links[pick(LINKS)], batch[i], 'secret');
+  if (decision.rule !== undefined && !interned.has(decision.rule)) interned.set(decision.rule, interned.size);
 }
 
 const ns = [];
 for (let round = 0; round < ROUNDS; round++) {
   const batch = visits();
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < N; i++) route(plans[pick(LINKS)], null, batch[i]);
-  ns.push(Number(process.hrtime.bigint() - start) / N);
+  const interned = new Map();
+  let spent = 0n;
+  if (THRASH_KB > 0) {
+    for (let i = 0; i < N; i++) {
+      thrash();
+      const start = process.hrtime.bigint();
+      visit(batch, i, interned);
+      spent += process.hrtime.bigint() - start;
+    }
+  } else {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < N; i++) visit(batch, i, interned);
+    spent = process.hrtime.bigint() - start;
+  }
+  ns.push(Number(spent) / N);
 }
 const timed = ns.slice(ROUNDS / 6).sort((a, b) => a - b);
 const at = (q) => timed[Math.floor(q * (timed.length - 1))].toFixed(0);
-console.log(`route ${build}${one ? ' (one shared plan)' : ''}: ns a visit p10 ${at(0.1)} median ${at(0.5)}`);
+const how = [one ? 'one shared plan' : '', THRASH_KB ? `${THRASH_KB} KB touched between visits` : ''].filter(Boolean).join(', ');
+console.log(`decide ${PREFIX} ${build}${how ? ` (${how})` : ''}: ns a visit p10 ${at(0.1)} median ${at(0.5)}`);

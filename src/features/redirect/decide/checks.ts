@@ -41,11 +41,19 @@ export interface Check {
   inside: ((address: Address | null) => boolean) | null;
 }
 
-/** A user agent's part in routing, once per distinct string: its hash, and its parse once a condition asks. */
+/**
+ * A user agent's part in a visit, once per distinct string: whether it is a link previewer (decide.ts), its hash, and its
+ * parse once a condition asks. One memo for all three: each lookup hashes and compares the whole string.
+ */
 export interface AgentFacts {
+  crawler: boolean;
   hash: number;
   agent: Agent | undefined;
 }
+
+/** Link-preview fetchers of social networks and chat apps: they get the Open Graph page. */
+const SOCIAL_CRAWLER =
+  /facebookexternalhit|facebookcatalog|meta-externalagent|twitterbot|linkedinbot|slackbot|slack-imgproxy|discordbot|whatsapp|telegrambot|pinterest|redditbot|embedly|skypeuripreview|vkshare|mastodon|bluesky|iframely|snapchat|viber|quora link preview|tumblr|xing-contenttabreceiver/i;
 /**
  * An address's: written as IPv4 when IPv4-mapped (what the hash reads), parsed once an `ip` condition asks,
  * and its country's code and name in lower case ("" when none) once a `country` condition asks.
@@ -62,7 +70,7 @@ export const agentFacts = memoize(
   (userAgent): AgentFacts => {
     let h = 0x811c9dc5;
     for (let i = 0; i < userAgent.length; i++) h = Math.imul(h ^ userAgent.charCodeAt(i), 0x01000193);
-    return { hash: Math.imul(h ^ 10, 0x01000193), agent: undefined };
+    return { crawler: userAgent.length > 0 && SOCIAL_CRAWLER.test(userAgent), hash: Math.imul(h ^ 10, 0x01000193), agent: undefined };
   },
   10_000,
   1_024,
@@ -84,9 +92,11 @@ export class Seen {
   private queryOf: URLSearchParams | null | undefined = undefined;
   private languagesOf: string[] | undefined = undefined;
 
-  reset(visit: RoutedVisit): void {
+  /** `agent`: the visit's AgentFacts when the caller looked them up already. */
+  reset(visit: RoutedVisit, agent: AgentFacts | undefined): void {
     this.visit = visit;
-    this.agentOf = this.ipOf = this.queryOf = this.languagesOf = undefined;
+    this.agentOf = agent;
+    this.ipOf = this.queryOf = this.languagesOf = undefined;
   }
 
   agentFacts(): AgentFacts {

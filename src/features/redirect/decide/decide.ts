@@ -8,7 +8,7 @@ import { isUnlocked, unlockCookie, type FailureThrottle } from './password.js';
 import { continuePage, expiredPage, passwordPage, throttledPage } from '../pages/site.js';
 import { target, type Visitor } from './targeting.js';
 import { exhausted, route } from './routing.js';
-import { memoize } from '../../../lib/bounded-cache.js';
+import { agentFacts } from './checks.js';
 import { OUTCOME, type Outcome } from '../../../infra/metrics/counters.js';
 
 /**
@@ -37,15 +37,9 @@ export interface Visit extends Visitor {
   url?: string;
 }
 
-/** Link-preview fetchers of social networks and chat apps: they get the Open Graph page. */
-const SOCIAL_CRAWLER =
-  /facebookexternalhit|facebookcatalog|meta-externalagent|twitterbot|linkedinbot|slackbot|slack-imgproxy|discordbot|whatsapp|telegrambot|pinterest|redditbot|embedly|skypeuripreview|vkshare|mastodon|bluesky|iframely|snapchat|viber|quora link preview|tumblr|xing-contenttabreceiver/i;
-
-/** By user agent, remembered: a browser sends the same one on every visit, and the click recorder hashes it anyway. */
-const crawlerByAgent = memoize((userAgent) => SOCIAL_CRAWLER.test(userAgent), 10_000);
-
+/** Link-preview fetchers of social networks and chat apps: they get the Open Graph page (checks.ts lists them). */
 export function isSocialCrawler(userAgent: string): boolean {
-  return userAgent.length > 0 && crawlerByAgent(userAgent);
+  return agentFacts(userAgent).crawler;
 }
 
 const page = (outcome: Outcome, status: number, rendered: RenderedPage, count = false, retryAfter?: number, rule?: string): Decision => ({
@@ -66,10 +60,13 @@ export function decide(link: CompiledLink, visit: Visit, secret: string): Decisi
   if (link.expiresAt !== 0 && visit.now >= link.expiresAt) return expired(link);
   if (link.routing !== null && exhausted(link.routing)) return expired(link);
   if (link.passwordHash !== null && !isUnlocked(secret, link, visit.cookie, visit.now)) return page(OUTCOME.password, 200, passwordPage(link, ''));
-  if (isSocialCrawler(visit.userAgent)) return page(OUTCOME.preview, 200, ogPage(link));
-  const chosen = link.routing !== null ? route(link.routing, link.targeting, visit) : link.targeting ? target(link.targeting, visit) : undefined;
-  const destination = chosen ? chosen.destination : link.destination;
-  const rule = chosen ? chosen.rule : DEFAULT_RULE;
+  const agent = agentFacts(visit.userAgent);
+  if (agent.crawler) return page(OUTCOME.preview, 200, ogPage(link));
+  const plan = link.routing;
+  const chosen = plan !== null ? route(plan, link.targeting, visit, agent) : link.targeting ? target(link.targeting, visit) : undefined;
+  const routed = typeof chosen === 'number';
+  const destination = routed ? plan!.destinations[chosen]! : chosen ? chosen.destination : link.destination;
+  const rule = routed ? plan!.shape.labels[chosen]! : chosen ? chosen.rule : DEFAULT_RULE;
   switch (link.type) {
     case 'frame':
       return page(OUTCOME.page, 200, framePage(link, destination), true, undefined, rule);

@@ -4,30 +4,37 @@ import { target, type Target, type Targeting, type Visitor } from './targeting.j
 export type { RoutedVisit } from './checks.js';
 
 /**
- * A link's rules, split and cap (issue 27), compiled once per cache fill (resolve/compile-routing.ts):
- * a visit runs its checks over facts looked up only when a check asks for them.
+ * A link's rules, split and cap (issue 27), compiled once per cache fill (resolve/compile-routing.ts): a visit runs its
+ * checks over facts looked up only when a check asks for them. What a visit reads of its own link is this object and
+ * `destinations`; the rest is shared by every link whose routing has the same shape (docs/performance.md#flat-plans).
  */
 export interface RoutingPlan {
-  /**
-   * Each rule's checks in the link's order; the first rule whose checks all pass picks. Shared by every link whose
-   * rules have the same conditions (compile-routing.ts), so a visit reads one copy.
-   */
-  checks: Check[][];
-  /** What each rule picks, in the same order: its target, or null when it splits (then `splits[r]`). Flat: one read. */
-  targets: Array<Target | null>;
-  splits: Array<Split | null>;
-  /** The default destination's variants; null without a split. */
-  split: Split | null;
+  shape: RouteShape;
+  /** Every destination a rule or variant picks, as served (an index of `RouteShape`'s picks and splits). */
+  destinations: string[];
   /** Counted clicks: the stored count when compiled plus this node's since; null without maxvisits. */
   cap: { max: number; used: number } | null;
   /** Where an expired or exhausted link redirects; null shows the 410 page. */
   expiredUrl: string | null;
 }
 
-/** Cumulative weights (`bounds[i]` = sum of weights 0..i; shared by splits of the same weights) and one target per variant. */
+/** A plan's part that holds no URL: shared by every link with the same conditions, weights and labels. */
+export interface RouteShape {
+  /** Each rule's checks in the link's order; the first rule whose checks all pass picks. */
+  checks: Check[][];
+  /** What each rule picks, in the same order: a destination's index, or a split's (`-1 - pick` into `splits`). */
+  picks: number[];
+  splits: Split[];
+  /** The default destination's split in `splits`; -1 without one. */
+  split: number;
+  /** By destination: the rule the click records (`rule:1`, `split:0`, `rule:2/split:3`; strings shared by all links). */
+  labels: string[];
+}
+
+/** Cumulative weights (`bounds[i]` = sum of weights 0..i) of variants that are destinations `first`, `first + 1`, … */
 export interface Split {
   bounds: number[];
-  targets: Target[];
+  first: number;
 }
 
 const seen = new Seen();
@@ -37,18 +44,24 @@ export function exhausted(plan: RoutingPlan): boolean {
   return plan.cap !== null && plan.cap.used >= plan.cap.max;
 }
 
-/** Rules first, then the spec's targets, then the default split; undefined: the link's own destination. */
-export function route(plan: RoutingPlan, targeting: Targeting | null, visit: RoutedVisit): Target | undefined {
+/**
+ * Rules first, then the spec's targets, then the default split: a number is an index of `plan.destinations`, a Target
+ * the targets' pick, undefined the link's own destination. `agent`: the visit's AgentFacts when the caller has them
+ * (decide.ts looked them up for the crawler check).
+ */
+export function route(plan: RoutingPlan, targeting: Targeting | null, visit: RoutedVisit, agent?: AgentFacts): number | Target | undefined {
   const facts = seen;
-  facts.reset(visit);
-  const checks = plan.checks;
+  facts.reset(visit, agent);
+  const shape = plan.shape;
+  const checks = shape.checks;
   for (let r = 0; r < checks.length; r++) {
     if (!holds(checks[r]!, facts)) continue;
-    return plan.targets[r] ?? pick(plan.splits[r]!, hashOf(facts.agentFacts(), facts.ipFacts()));
+    const picked = shape.picks[r]!;
+    return picked >= 0 ? picked : pick(shape.splits[-1 - picked]!, hashOf(facts.agentFacts(), facts.ipFacts()));
   }
   const targeted = targeting ? target(targeting, visit) : undefined;
   if (targeted) return targeted;
-  return plan.split ? pick(plan.split, hashOf(facts.agentFacts(), facts.ipFacts())) : undefined;
+  return shape.split >= 0 ? pick(shape.splits[shape.split]!, hashOf(facts.agentFacts(), facts.ipFacts())) : undefined;
 }
 
 function holds(checks: Check[], facts: Seen): boolean {
@@ -56,17 +69,17 @@ function holds(checks: Check[], facts: Seen): boolean {
   return true;
 }
 
-/** The visitor's variant: a stable hash of IP and user agent, so a visitor keeps theirs on every node and visit. */
-export function variant(split: Split, visitor: Pick<Visitor, 'ip' | 'userAgent'>): Target {
+/** The visitor's variant (its destination's index): a stable hash of IP and user agent, so a visitor keeps theirs on every node and visit. */
+export function variant(split: Split, visitor: Pick<Visitor, 'ip' | 'userAgent'>): number {
   return pick(split, visitorHash(visitor.ip, visitor.userAgent));
 }
 
-function pick(split: Split, hash: number): Target {
-  const total = split.bounds[split.bounds.length - 1]!;
-  const point = hash % total;
+function pick(split: Split, hash: number): number {
+  const bounds = split.bounds;
+  const point = hash % bounds[bounds.length - 1]!;
   let i = 0;
-  while (point >= split.bounds[i]!) i++;
-  return split.targets[i]!;
+  while (point >= bounds[i]!) i++;
+  return split.first + i;
 }
 
 /**

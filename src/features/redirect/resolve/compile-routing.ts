@@ -3,10 +3,10 @@ import { networkTest, parseNetwork } from '../../../lib/ip-match.js';
 import { readRouting, type Condition, type Variant } from '../../../lib/routing.js';
 import { parseTimestamp } from '../../../lib/time.js';
 import { httpHref } from '../../../lib/urls.js';
-import type { Target } from '../decide/targeting.js';
+import { sharedLabel } from './finish.js';
 import { BoundedCache, memoize } from '../../../lib/bounded-cache.js';
 import { BROWSER, COUNTRY, DATE, DEVICE, IP, LANGUAGE, OS, QUERY_ABSENT, QUERY_EQUALS, QUERY_PRESENT, type Check } from '../decide/checks.js';
-import type { RoutingPlan, Split } from '../decide/routing.js';
+import type { RouteShape, RoutingPlan, Split } from '../decide/routing.js';
 
 /** A destination as served: `href` is the address read, `raw` the address as stored (how health names it). */
 export type Finish = (href: string, raw: string) => string;
@@ -19,31 +19,76 @@ export type Finish = (href: string, raw: string) => string;
 export function compileRouting(stored: string, finish: Finish): RoutingPlan | null {
   if (!stored) return null;
   const routing = readRouting(stored);
-  let numbered = 0;
-  const splitOf = (variants: Variant[] | undefined, prefix: string): Split | null => {
-    if (!Array.isArray(variants) || variants.length === 0) return null;
-    const first = numbered;
-    numbered += variants.length;
-    return compileSplit(variants, first, prefix, finish);
-  };
-  const split = splitOf(routing.split, '');
-  const targets: RoutingPlan['targets'] = [];
-  const splits: RoutingPlan['splits'] = [];
+  const plan = new PlanBuilder(finish);
+  const split = plan.split(routing.split, '');
   const conditions: string[] = [];
   for (const [i, rule] of (Array.isArray(routing.rules) ? routing.rules : []).entries()) {
     const key = JSON.stringify(rule.conditions ?? []);
     const href = rule.url ? httpHref(rule.url) : null;
-    const ruleSplit = rule.split ? splitOf(rule.split, `rule:${i}/`) : null;
-    if (checksOf(key) === null || (!href && !ruleSplit)) continue;
+    const ruleSplit = rule.split ? plan.split(rule.split, `rule:${i}/`) : -1;
+    if (checksOf(key) === null || (!href && ruleSplit < 0)) continue;
     conditions.push(key);
-    targets.push(href ? { destination: finish(href, rule.url!), rule: `rule:${i}` } : null);
-    splits.push(href ? null : ruleSplit);
+    plan.picks.push(href ? plan.destination(href, rule.url!, `rule:${i}`) : -1 - ruleSplit);
   }
   const max = typeof routing.maxvisits === 'number' && routing.maxvisits > 0 ? routing.maxvisits : 0;
   const expiredUrl = routing.expiredurl ? httpHref(routing.expiredurl) : null;
-  if (!targets.length && !split && !max && !expiredUrl) return null;
-  return { checks: checkLists(conditions), targets, splits, split, cap: max ? { max, used: 0 } : null, expiredUrl };
+  if (!plan.picks.length && split < 0 && !max && !expiredUrl) return null;
+  return { shape: plan.shape(conditions, split), destinations: plan.destinations, cap: max ? { max, used: 0 } : null, expiredUrl };
 }
+
+/** A plan's destinations as they are compiled, with their labels, picks and splits (the shape, shared once built). */
+class PlanBuilder {
+  readonly destinations: string[] = [];
+  readonly labels: string[] = [];
+  readonly picks: number[] = [];
+  private readonly splits: Split[] = [];
+  private numbered = 0;
+
+  constructor(private readonly finish: Finish) {}
+
+  destination(href: string, raw: string, label: string): number {
+    this.labels.push(sharedLabel(label));
+    return this.destinations.push(this.finish(href, raw)) - 1;
+  }
+
+  /** A split's index in the shape, -1 when none of its variants reads. */
+  split(variants: Variant[] | undefined, prefix: string): number {
+    if (!Array.isArray(variants) || variants.length === 0) return -1;
+    const first = this.numbered;
+    this.numbered += variants.length;
+    const bounds: number[] = [];
+    const start = this.destinations.length;
+    let total = 0;
+    for (const [i, v] of variants.entries()) {
+      const raw = String(v.url ?? '');
+      const href = httpHref(raw);
+      if (!href || !(v.weight > 0)) continue;
+      bounds.push((total += v.weight));
+      this.destination(href, raw, `${prefix}split:${first + i}`);
+    }
+    return bounds.length ? this.splits.push({ bounds, first: start }) - 1 : -1;
+  }
+
+  /** The shape, shared by every plan of the same parts (`conditions`: each rule's as JSON). */
+  shape(conditions: string[], split: number): RouteShape {
+    const key = [
+      ...conditions,
+      this.labels.join(','),
+      this.picks.join(','),
+      this.splits.map((s) => `${s.first}:${s.bounds.join(',')}`).join(';'),
+      String(split),
+    ].join('\n');
+    let shape = shapes.get(key);
+    if (shape === undefined) {
+      shape = { checks: checkLists(conditions), picks: this.picks, splits: this.splits, split, labels: this.labels };
+      if (key.length <= MAX_LIST_KEY) shapes.set(key, shape);
+    }
+    return shape;
+  }
+}
+
+/** Shapes by their parts, so links of the same rules and weights read one copy (warm in the CPU's caches). */
+const shapes = new BoundedCache<string, RouteShape>(10_000);
 
 /**
  * Compiled conditions by their JSON, shared by every link with the same ones: checks never change, and a visit
@@ -72,21 +117,6 @@ function checkLists(conditions: string[]): Check[][] {
   return lists;
 }
 
-function compileSplit(variants: Variant[], first: number, prefix: string, finish: Finish): Split | null {
-  const bounds: number[] = [];
-  const targets: Target[] = [];
-  let total = 0;
-  for (const [i, v] of variants.entries()) {
-    const raw = String(v.url ?? '');
-    const href = httpHref(raw);
-    if (!href || !(v.weight > 0)) continue;
-    total += v.weight;
-    bounds.push(total);
-    targets.push({ destination: finish(href, raw), rule: `${prefix}split:${first + i}` });
-  }
-  return targets.length ? { bounds: sharedBounds(bounds), targets } : null;
-}
-
 const check = (kind: number, text = '', other = '', after = -Infinity, before = Infinity, inside: Check['inside'] = null): Check => ({
   kind,
   text,
@@ -95,17 +125,6 @@ const check = (kind: number, text = '', other = '', after = -Infinity, before = 
   before,
   inside,
 });
-
-/** Splits' cumulative weights, shared by splits of the same weights (what a visit reads before its variant's target). */
-const boundsByKey = new BoundedCache<string, number[]>(10_000);
-
-function sharedBounds(bounds: number[]): number[] {
-  const key = bounds.join(',');
-  const shared = boundsByKey.get(key);
-  if (shared !== undefined) return shared;
-  boundsByKey.set(key, bounds);
-  return bounds;
-}
 
 /** A condition as a check over its parsed operands; null when it no longer reads. */
 function compileCondition(c: Condition): Check | null {

@@ -14,7 +14,7 @@ import { hostKey } from '../../../lib/hosts.js';
 import type { RoutingPlan } from '../decide/routing.js';
 import { compileRouting } from './compile-routing.js';
 import { brokenDestinations } from '../../health/access.js';
-import { fallbackDestinations, finisher, jsonArray, str, type Finish } from './finish.js';
+import { fallbackDestinations, finisher, jsonArray, sharedLabel, str, type Finish } from './finish.js';
 
 export { fallbackDestinations, withParameters } from './finish.js';
 
@@ -58,7 +58,7 @@ function compileTargets(row: PublicLinkRow, finish: Finish): Targeting | null {
     jsonArray(text).flatMap((t) => {
       const href = httpHref(str(t.link));
       const name = normalize(str(t[key]).trim().toLowerCase());
-      return href && name ? [[name, { destination: finish(href, str(t.link)), rule: `${rule}:${name}` }] as [string, Target]] : [];
+      return href && name ? [[name, { destination: finish(href, str(t.link)), rule: sharedLabel(`${rule}:${name}`) }] as [string, Target]] : [];
     });
   const devices = pairs(row.device_targets, 'device', 'device');
   const languages = pairs(row.language_targets, 'language', 'language', normalizeLanguage);
@@ -188,9 +188,7 @@ function allTargets(t: Targeting | null): string[] {
 }
 
 function routedTargets(plan: RoutingPlan | null): string[] {
-  if (!plan) return [];
-  const splits = [plan.split, ...plan.splits].flatMap((split) => split?.targets ?? []);
-  return [...plan.targets.flatMap((t) => (t ? [t] : [])), ...splits].map((t) => t.destination);
+  return plan ? plan.destinations : [];
 }
 
 /** Framing our own API, docs or admin pages would lend them our page (clickjacking): those are linked instead. */

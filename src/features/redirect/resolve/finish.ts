@@ -1,6 +1,7 @@
 import type { Finish } from './compile-routing.js';
 import type { PublicLinkRow } from './repo.js';
 import { httpHref } from '../../../lib/urls.js';
+import { memoize } from '../../../lib/bounded-cache.js';
 import { destinationsOf } from '../../links/access.js';
 
 export type { Finish };
@@ -54,3 +55,10 @@ export function finisher(row: PublicLinkRow, broken: Set<string> | null): Finish
   if (!broken?.size) return () => fallback;
   return (href, raw) => (broken.has(raw.trim()) ? fallback : withParameters(href, suffix));
 }
+
+/**
+ * One string per rule label (`rule:2`, `split:1`, `geo:germany`) for every link that has it: a visit reads its label
+ * for the click, and a label shared by many links stays in the CPU's caches where one per link is a miss a visit
+ * (docs/performance.md#flat-plans).
+ */
+export const sharedLabel = memoize((label) => label, 10_000, 256);
