@@ -20,8 +20,12 @@ export interface RoutingPlan {
 
 /** A plan's part that holds no URL: shared by every link with the same conditions, weights and labels. */
 export interface RouteShape {
-  /** Each rule's checks in the link's order; the first rule whose checks all pass picks. */
-  checks: Check[][];
+  /**
+   * Every rule's checks in the link's order, one list (rule r's end at `ends[r]`, exclusive): a visit walks one array,
+   * not an array a rule. The first rule whose checks all pass picks.
+   */
+  checks: Check[];
+  ends: number[];
   /** What each rule picks, in the same order: a destination's index, or a split's (`-1 - pick` into `splits`). */
   picks: number[];
   splits: Split[];
@@ -53,9 +57,8 @@ export function route(plan: RoutingPlan, targeting: Targeting | null, visit: Rou
   const facts = seen;
   facts.reset(visit, agent);
   const shape = plan.shape;
-  const checks = shape.checks;
-  for (let r = 0; r < checks.length; r++) {
-    if (!holds(checks[r]!, facts)) continue;
+  const r = firstHolding(shape, facts);
+  if (r >= 0) {
     const picked = shape.picks[r]!;
     return picked >= 0 ? picked : pick(shape.splits[-1 - picked]!, hashOf(facts.agentFacts(), facts.ipFacts()));
   }
@@ -64,9 +67,17 @@ export function route(plan: RoutingPlan, targeting: Targeting | null, visit: Rou
   return shape.split >= 0 ? pick(shape.splits[shape.split]!, hashOf(facts.agentFacts(), facts.ipFacts())) : undefined;
 }
 
-function holds(checks: Check[], facts: Seen): boolean {
-  for (let i = 0; i < checks.length; i++) if (!passes(checks[i]!, facts)) return false;
-  return true;
+/** The first rule whose checks all pass, or -1. */
+function firstHolding(shape: RouteShape, facts: Seen): number {
+  const { checks, ends } = shape;
+  let at = 0;
+  for (let r = 0; r < ends.length; r++) {
+    const end = ends[r]!;
+    while (at < end && passes(checks[at]!, facts)) at++;
+    if (at === end) return r;
+    at = end;
+  }
+  return -1;
 }
 
 /** The visitor's variant (its destination's index): a stable hash of IP and user agent, so a visitor keeps theirs on every node and visit. */

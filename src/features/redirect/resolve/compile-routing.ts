@@ -80,8 +80,10 @@ class PlanBuilder {
     ].join('\n');
     let shape = shapes.get(key);
     if (shape === undefined) {
-      shape = { checks: checkLists(conditions), picks: this.picks, splits: this.splits, split, labels: this.labels };
-      if (key.length <= MAX_LIST_KEY) shapes.set(key, shape);
+      const lists = conditions.map((c) => checksOf(c)!);
+      const ends = lists.map((_, r) => lists.slice(0, r + 1).reduce((n, list) => n + list.length, 0));
+      shape = { checks: lists.flat(), ends, picks: this.picks, splits: this.splits, split, labels: this.labels };
+      if (key.length <= MAX_SHAPE_KEY) shapes.set(key, shape);
     }
     return shape;
   }
@@ -89,6 +91,7 @@ class PlanBuilder {
 
 /** Shapes by their parts, so links of the same rules and weights read one copy (warm in the CPU's caches). */
 const shapes = new BoundedCache<string, RouteShape>(10_000);
+const MAX_SHAPE_KEY = 16_384;
 
 /**
  * Compiled conditions by their JSON, shared by every link with the same ones: checks never change, and a visit
@@ -103,20 +106,6 @@ const checksOf = memoize(
   10_000,
   4_096,
 );
-/** A link's rules' checks in order, shared likewise, by their conditions' JSON (longer keys are not kept). */
-const checkListsByKey = new BoundedCache<string, Check[][]>(10_000);
-const MAX_LIST_KEY = 16_384;
-
-function checkLists(conditions: string[]): Check[][] {
-  const key = conditions.join('\n');
-  let lists = checkListsByKey.get(key);
-  if (lists === undefined) {
-    lists = conditions.map((c) => checksOf(c)!);
-    if (key.length <= MAX_LIST_KEY) checkListsByKey.set(key, lists);
-  }
-  return lists;
-}
-
 const check = (kind: number, text = '', other = '', after = -Infinity, before = Infinity, inside: Check['inside'] = null): Check => ({
   kind,
   text,
