@@ -132,8 +132,16 @@ export function clickAggregator(secret: string, options: { visitLog: boolean } =
     }
     table.sort();
     const all = [...targets.values(), ...variantTargets.values()];
-    return { targets: all.sort((a, b) => a.kind.localeCompare(b.kind) || a.id - b.id), visits };
+    return { targets: all.sort(lockOrder), visits };
   };
+}
+
+/**
+ * By kind, then id. Code-unit order, which for these kinds (`link`, `qr`, `variant:<n>`) is also localeCompare's, so
+ * nodes of either version lock rows in one order; localeCompare called ICU for each of a batch's ~10^4 comparisons.
+ */
+function lockOrder(a: TargetBatch, b: TargetBatch): number {
+  return a.kind === b.kind ? a.id - b.id : a.kind < b.kind ? -1 : 1;
 }
 
 /** A batch's distinct (dimension, label) pairs by code, and each code's place in lock order. */
@@ -216,7 +224,7 @@ const VARIANT_KINDS: VariantKind[] = Array.from({ length: 1000 }, (_, n): Varian
 function countVariant(variants: Map<number, TargetBatch>, link: TargetBatch, n: number, visitor: string, hour: number): void {
   const key = link.id * 1000 + n;
   let target = variants.get(key);
-  if (!target) variants.set(key, (target = emptyTarget(VARIANT_KINDS[n]!, link.id, link.owner, link.labels)));
+  if (!target) variants.set(key, (target = variantTarget(VARIANT_KINDS[n]!, link)));
   target.clicks += 1;
   const served = (link.variantOf ??= new Map<string, number>());
   if (!served.has(visitor)) served.set(visitor, hour * VARIANT_SPAN + n);
@@ -224,21 +232,26 @@ function countVariant(variants: Map<number, TargetBatch>, link: TargetBatch, n: 
   else addHour(target, hour);
 }
 
-function emptyTarget(kind: CountedKind, id: number, owner: number, labels: BatchLabels): TargetBatch {
-  return {
-    kind,
-    id,
-    owner,
-    clicks: 0,
-    counts: new Map(),
-    labels,
-    hour: -1,
-    hourClicks: 0,
-    earlier: null,
-    visitors: new Map(),
-    variantOf: null,
-    logged: [],
-  };
+function emptyTarget(
+  kind: CountedKind,
+  id: number,
+  owner: number,
+  labels: BatchLabels,
+  counts: Map<number, number> = new Map(),
+  visitors: Map<string, number> = new Map(),
+  logged: number[] = [],
+): TargetBatch {
+  return { kind, id, owner, clicks: 0, counts, labels, hour: -1, hourClicks: 0, earlier: null, visitors, variantOf: null, logged };
+}
+
+// A variant counts clicks and hours only: its label counts, visitors and log are these, read and never written, so a
+// batch's thousands of variants allocate no maps of their own.
+const NO_COUNTS: Map<number, number> = new Map();
+const NO_VISITORS: Map<string, number> = new Map();
+const NOT_LOGGED: number[] = [];
+
+function variantTarget(kind: VariantKind, link: TargetBatch): TargetBatch {
+  return emptyTarget(kind, link.id, link.owner, link.labels, NO_COUNTS, NO_VISITORS, NOT_LOGGED);
 }
 
 /** Counts a visit of another hour than the target's latest: a later hour becomes the latest. */
