@@ -41,15 +41,21 @@ function seed(name, links, clicks = 0) {
 
 async function server(db, env = {}) {
   const port = await freePort();
-  const child = start('node', ['dist/server.js'], {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${db.path}`,
-    BASE_URL: `http://${HOST}`,
-    TRUST_PROXY: 'true',
-    LOG_LEVEL: 'warn',
-    ...env,
-  });
+  // WORKERS=2 is a cluster of its own: it keeps every CPU (lib/proc.mjs#PIN).
+  const child = start(
+    'node',
+    ['dist/server.js'],
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${db.path}`,
+      BASE_URL: `http://${HOST}`,
+      TRUST_PROXY: 'true',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    { pin: !env.WORKERS },
+  );
   await waitForPort(port);
   return { child, port, db, served: 0, unanswered: 0, settles: true };
 }
@@ -145,7 +151,7 @@ const add = (x, y) => ({ lost: x.lost + y.lost, extra: x.extra + y.extra, unansw
 await checkPostgres();
 const basePort = await freePort();
 const baseline = {
-  child: start('node', ['bench/baseline.mjs'], { PORT: String(basePort) }),
+  child: start('node', ['bench/baseline.mjs'], { PORT: String(basePort) }, { pin: true }),
   port: basePort,
   served: 0,
   unanswered: 0,

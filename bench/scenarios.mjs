@@ -26,17 +26,22 @@ process.chdir(build);
 const path = join(dir, 'small.db');
 execFileSync('node', ['bench/seed.mjs', path, '1000', '0']);
 const basePort = await freePort();
-const baseline = start('node', ['bench/baseline.mjs'], { PORT: String(basePort) });
+const baseline = start('node', ['bench/baseline.mjs'], { PORT: String(basePort) }, { pin: true });
 await waitForPort(basePort);
 const port = await freePort();
-const server = start('node', ['dist/server.js'], {
-  PORT: String(port),
-  HOST: '127.0.0.1',
-  DATABASE_URL: `sqlite:${path}`,
-  BASE_URL: `http://${HOST}`,
-  TRUST_PROXY: 'true',
-  LOG_LEVEL: 'warn',
-});
+const server = start(
+  'node',
+  ['dist/server.js'],
+  {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${path}`,
+    BASE_URL: `http://${HOST}`,
+    TRUST_PROXY: 'true',
+    LOG_LEVEL: 'warn',
+  },
+  { pin: true },
+);
 await waitForPort(port);
 const drive = (target, prefix, size = RUN) => load(generator, target, { host: HOST, connections: 50, ...size, paths: { prefix, count: 1000 } });
 

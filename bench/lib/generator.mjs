@@ -2,23 +2,12 @@
 // it makes) when it is installed, else autocannon (bench/load.mjs, Node: it needs about as much CPU as
 // the server it drives, and on 2 shared cores it caps both sides near its own limit).
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { IPS, LANGUAGES, REFERERS, SCRAMBLE, USER_AGENTS } from './browser.mjs';
+import { onPath, pinned } from './proc.mjs';
 
 const WRK_SCRIPT = new URL('./wrk.lua', import.meta.url).pathname;
 const AUTOCANNON = new URL('../load.mjs', import.meta.url).pathname;
 const WRK_THREADS = 2;
-
-function onPath(command) {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    try {
-      accessSync(join(dir, command), constants.X_OK);
-      return true;
-    } catch {}
-  }
-  return false;
-}
 
 /** BENCH_GENERATOR=wrk|autocannon forces one; by default wrk when it is on PATH. */
 export function pickGenerator(choice = process.env.BENCH_GENERATOR) {
@@ -63,7 +52,7 @@ export function wrkCommand(spec) {
  * but never counted, and are reported as `unanswered` (requests built minus requests answered).
  */
 function runWrk(spec) {
-  const out = execFileSync('wrk', wrkCommand(spec), { encoding: 'utf8' });
+  const out = execFileSync(...pinned('load', 'wrk', wrkCommand(spec)), { encoding: 'utf8' });
   const r = JSON.parse(out.trim().split('\n').pop());
   return {
     requests: r.requests,
@@ -78,7 +67,7 @@ function runWrk(spec) {
 }
 
 function runAutocannon(spec) {
-  const out = execFileSync('node', [AUTOCANNON, JSON.stringify(spec)], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const out = execFileSync(...pinned('load', 'node', [AUTOCANNON, JSON.stringify(spec)]), { encoding: 'utf8', maxBuffer: 1 << 24 });
   return { ...JSON.parse(out), unanswered: 0 };
 }
 

@@ -1,16 +1,48 @@
 // Process helpers for the benchmark: start, wait for a port, read CPU time and RSS from /proc.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { availableParallelism } from 'node:os';
+import { delimiter, join } from 'node:path';
 
 const TICKS_PER_SECOND = 100; // Linux USER_HZ
+
+export function onPath(command) {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    try {
+      accessSync(join(dir, command), constants.X_OK);
+      return true;
+    } catch {}
+  }
+  return false;
+}
+
+/**
+ * Where the measured processes run: a server (and the baseline) on the last CPU, the load generator on the others,
+ * when `taskset` is there and there are two CPUs or more; null (anywhere) otherwise or with BENCH_PIN=0. Left to the
+ * scheduler on a 2-CPU guest, one scenario's 4 s runs read from 24 to 53 µs a request; pinned, within about ±1.5
+ * (docs/performance.md#pinned-bench).
+ */
+export const PIN = pinning();
+
+function pinning() {
+  const cpus = availableParallelism();
+  if (process.env.BENCH_PIN === '0' || cpus < 2 || !onPath('taskset')) return null;
+  return { server: String(cpus - 1), load: cpus === 2 ? '0' : `0-${cpus - 2}` };
+}
+
+/** A command run on the CPUs of `role` (PIN's server or load CPUs), as spawn's command and arguments. */
+export function pinned(role, command, args) {
+  return PIN ? ['taskset', ['-c', PIN[role], command, ...args]] : [command, args];
+}
 
 /**
  * The seeded links point at example.com and the like: the link health checker stays off (HEALTH_INTERVAL_S=0)
  * unless a caller sets it, so a benchmark sends nothing outside the machine.
  */
-export function start(command, args, env = {}) {
-  const child = spawn(command, args, { env: { HEALTH_INTERVAL_S: '0', ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+export function start(command, args, env = {}, { pin = false } = {}) {
+  const [file, argv] = pin ? pinned('server', command, args) : [command, args];
+  const child = spawn(file, argv, { env: { HEALTH_INTERVAL_S: '0', ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   child.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   return child;
 }

@@ -2,6 +2,7 @@
 // (`bench: key=value …`) that scripts compare across runs.
 import { pgKeys, pgLine } from './pg.mjs';
 import { lagKeys, lagLine } from './stats-lag.mjs';
+import { PIN } from './proc.mjs';
 
 const fmt = (n, d = 0) => n.toFixed(d).padStart(9);
 const find = (rows, name) => rows.find((r) => r.scenario === name);
@@ -30,7 +31,7 @@ export function printReport({
   const rules = find(rows, names.rules);
   const size = generator === 'wrk' ? `${run.duration} s` : `${run.amount} requests`;
   console.log(
-    `\nRedirectory benchmark (${run.quick ? 'quick' : 'full'}: load by ${generator}, ${run.reps}x A/B of ${size} (the 1k-link scenarios: ${run.setReps} reps, one baseline), ${run.connections} connections, ${minutes.toFixed(1)} min)`,
+    `\nRedirectory benchmark (${run.quick ? 'quick' : 'full'}: load by ${generator}, ${run.reps}x A/B of ${size} (the 1k-link scenarios: ${run.setReps} reps, one baseline), ${run.connections} connections, ${PIN ? `servers on CPU ${PIN.server}, load on ${PIN.load}` : 'not pinned'}, ${minutes.toFixed(1)} min)`,
   );
   console.log(
     `headline (${names.direct}): server CPU per request, baseline ÷ Redirectory = ${direct.cpuRatio.toFixed(2)}; throughput, Redirectory ÷ baseline = ${direct.ratio.toFixed(2)}`,
