@@ -285,6 +285,30 @@ describe('splits', () => {
   });
 });
 
+describe('links of the same rules and weights', () => {
+  it('each serve their own destinations, as compiled plans share all but them', async () => {
+    const routed = (site: string) => ({
+      url: `https://${site}/default`,
+      rules: [rule(`https://${site}/firefox`, { type: 'browser', value: 'firefox' })],
+      split: [
+        { url: `https://${site}/a`, weight: 1 },
+        { url: `https://${site}/b`, weight: 1 },
+      ],
+    });
+    const one = await addLink(routed('one.example'));
+    const two = await addLink(routed('two.example'));
+    for (const [{ alias }, site] of [
+      [one, 'one.example'],
+      [two, 'two.example'],
+      [one, 'one.example'],
+    ] as const) {
+      expect(await go(`/${alias}`, { ua: FIREFOX })).toBe(`https://${site}/firefox`);
+      const split = await inParallel(40, 8, (i) => go(`/${alias}`, visitor(i)));
+      expect(new Set(split)).toEqual(new Set([`https://${site}/a`, `https://${site}/b`]));
+    }
+  });
+});
+
 describe('maxvisits and expiredurl', () => {
   it('a capped link serves N counted clicks, then the 410 page', async () => {
     const { alias } = await addLink({ url: 'https://example.com/capped', maxvisits: 3 });

@@ -81,7 +81,8 @@ class PlanBuilder {
     let shape = shapes.get(key);
     if (shape === undefined) {
       const lists = conditions.map((c) => checksOf(c)!);
-      const ends = lists.map((_, r) => lists.slice(0, r + 1).reduce((n, list) => n + list.length, 0));
+      let end = 0;
+      const ends = lists.map((list) => (end += list.length));
       shape = { checks: lists.flat(), ends, picks: this.picks, splits: this.splits, split, labels: this.labels };
       if (key.length <= MAX_SHAPE_KEY) shapes.set(key, shape);
     }
