@@ -54,6 +54,7 @@ export interface AgentFacts {
 /** Link-preview fetchers of social networks and chat apps: they get the Open Graph page. */
 const SOCIAL_CRAWLER =
   /facebookexternalhit|facebookcatalog|meta-externalagent|twitterbot|linkedinbot|slackbot|slack-imgproxy|discordbot|whatsapp|telegrambot|pinterest|redditbot|embedly|skypeuripreview|vkshare|mastodon|bluesky|iframely|snapchat|viber|quora link preview|tumblr|xing-contenttabreceiver/i;
+
 /**
  * An address's: written as IPv4 when IPv4-mapped (what the hash reads), parsed once an `ip` condition asks,
  * and its country's code and name in lower case ("" when none) once a `country` condition asks.

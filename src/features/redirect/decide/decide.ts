@@ -37,11 +37,6 @@ export interface Visit extends Visitor {
   url?: string;
 }
 
-/** Link-preview fetchers of social networks and chat apps: they get the Open Graph page (checks.ts lists them). */
-export function isSocialCrawler(userAgent: string): boolean {
-  return agentFacts(userAgent).crawler;
-}
-
 const page = (outcome: Outcome, status: number, rendered: RenderedPage, count = false, retryAfter?: number, rule?: string): Decision => ({
   kind: 'page',
   status,
@@ -60,7 +55,8 @@ export function decide(link: CompiledLink, visit: Visit, secret: string): Decisi
   if (link.expiresAt !== 0 && visit.now >= link.expiresAt) return expired(link);
   if (link.routing !== null && exhausted(link.routing)) return expired(link);
   if (link.passwordHash !== null && !isUnlocked(secret, link, visit.cookie, visit.now)) return page(OUTCOME.password, 200, passwordPage(link, ''));
-  const agent = agentFacts(visit.userAgent);
+  const agent = agentFacts(visit.userAgent); // also routing's: one lookup of the user agent a visit
+  // Link-preview fetchers of social networks and chat apps (checks.ts lists them) get the Open Graph page.
   if (agent.crawler) return page(OUTCOME.preview, 200, ogPage(link));
   const plan = link.routing;
   const chosen = plan !== null ? route(plan, link.targeting, visit, agent) : link.targeting ? target(link.targeting, visit) : undefined;
