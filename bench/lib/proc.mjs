@@ -20,8 +20,8 @@ export function onPath(command) {
 /**
  * Where the measured processes run: a server (and the baseline) on the last CPU, the load generator on the others,
  * when `taskset` is there and there are two CPUs or more; null (anywhere) otherwise or with BENCH_PIN=0. Left to the
- * scheduler on a 2-CPU guest, one scenario's 4 s runs read from 24 to 53 µs a request; pinned, within about ±1.5
- * (docs/performance.md#pinned-bench).
+ * scheduler on a 2-CPU guest, one scenario's 4 s runs read from 24 to 53 µs a request; pinned, mostly within about
+ * ±1.5, with the host's own spikes left (docs/performance.md#pinned-bench).
  */
 export const PIN = pinning();
 
