@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { load, pickGenerator } from './lib/generator.mjs';
-import { cpuSeconds, freePort, median, rssMb, start, stop, waitForPort } from './lib/proc.mjs';
+import { cpuSeconds, freePort, median, rssMb, serverEnv, start, stop, waitForPort } from './lib/proc.mjs';
 
 const [A, B] = process.argv.slice(2, 4).map((dir) => resolve(dir));
 const REPS = Number(process.argv[4] ?? 3);
@@ -32,16 +32,7 @@ async function server(build, links, env) {
   const port = await freePort();
   const began = performance.now();
   process.chdir(build);
-  const child = start('node', [join(build, 'dist/server.js')], {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${path}`,
-    BASE_URL: `http://${HOST}`,
-    TRUST_PROXY: 'true',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_MAX: '1000000000',
-    ...env,
-  });
+  const child = start('node', [join(build, 'dist/server.js')], serverEnv(port, path, { RATE_LIMIT_MAX: '1000000000', ...env }));
   await waitForPort(port, 120_000);
   return { child, port, startS: (performance.now() - began) / 1000, settles: true };
 }

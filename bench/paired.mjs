@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { wrkCommand } from './lib/generator.mjs';
-import { freePort, median, start, stop, threadCpu, waitForPort } from './lib/proc.mjs';
+import { freePort, median, serverEnv, start, stop, threadCpu, waitForPort } from './lib/proc.mjs';
 
 const [A, B] = process.argv.slice(2, 4).map((dir) => resolve(dir ?? '.'));
 const WINDOWS = Number(process.env.WINDOWS ?? 10);
@@ -29,15 +29,7 @@ async function server(build, name, extraEnv) {
   execFileSync('node', ['bench/seed.mjs', path, '1000', '0'], { cwd: build });
   const port = await freePort();
   process.chdir(build); // the server is started in its own checkout
-  const child = start('node', [join(build, 'dist/server.js')], {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${path}`,
-    BASE_URL: 'http://bench.test',
-    TRUST_PROXY: 'true',
-    LOG_LEVEL: 'warn',
-    ...extraEnv,
-  });
+  const child = start('node', [join(build, 'dist/server.js')], serverEnv(port, path, extraEnv));
   await waitForPort(port);
   return { child, port };
 }

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { load, pickGenerator } from './lib/generator.mjs';
-import { cpuSeconds, freePort, median, rssMb, start, stop, waitForPort } from './lib/proc.mjs';
+import { cpuSeconds, freePort, median, rssMb, serverEnv, start, stop, waitForPort } from './lib/proc.mjs';
 import { printReport } from './lib/report.mjs';
 import { benchImport } from './lib/import.mjs';
 import { benchAbuse } from './lib/abuse.mjs';
@@ -42,20 +42,7 @@ function seed(name, links, clicks = 0) {
 async function server(db, env = {}) {
   const port = await freePort();
   // WORKERS=2 is a cluster of its own: it keeps every CPU (lib/proc.mjs#PIN).
-  const child = start(
-    'node',
-    ['dist/server.js'],
-    {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${db.path}`,
-      BASE_URL: `http://${HOST}`,
-      TRUST_PROXY: 'true',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    { pin: !env.WORKERS },
-  );
+  const child = start('node', ['dist/server.js'], serverEnv(port, db.path, env), { pin: !env.WORKERS });
   await waitForPort(port);
   return { child, port, db, served: 0, unanswered: 0, settles: true };
 }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { load, pickGenerator } from './lib/generator.mjs';
-import { cpuSeconds, freePort, median, start, stop, threadCpu, waitForPort } from './lib/proc.mjs';
+import { cpuSeconds, freePort, median, serverEnv, start, stop, threadCpu, waitForPort } from './lib/proc.mjs';
 
 const build = resolve(process.argv[2] ?? '.');
 const prefixes = (process.argv[3] ?? 'd,r').split(',');
@@ -29,19 +29,7 @@ const basePort = await freePort();
 const baseline = start('node', ['bench/baseline.mjs'], { PORT: String(basePort) }, { pin: true });
 await waitForPort(basePort);
 const port = await freePort();
-const server = start(
-  'node',
-  ['dist/server.js'],
-  {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${path}`,
-    BASE_URL: `http://${HOST}`,
-    TRUST_PROXY: 'true',
-    LOG_LEVEL: 'warn',
-  },
-  { pin: true },
-);
+const server = start('node', ['dist/server.js'], serverEnv(port, path), { pin: true });
 await waitForPort(port);
 const drive = (target, prefix, size = RUN) => load(generator, target, { host: HOST, connections: 50, ...size, paths: { prefix, count: 1000 } });
 

@@ -36,6 +36,12 @@ export function pinned(role, command, args) {
   return PIN ? ['taskset', ['-c', PIN[role], command, ...args]] : [command, args];
 }
 
+/** A benchmark server's settings: SQLite at `dbPath`, links of `http://bench.test`, the load's X-Forwarded-For trusted. */
+export function serverEnv(port, dbPath, extra = {}) {
+  const base = { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${dbPath}`, BASE_URL: 'http://bench.test' };
+  return { ...base, TRUST_PROXY: 'true', LOG_LEVEL: 'warn', ...extra };
+}
+
 /**
  * The seeded links point at example.com and the like: the link health checker stays off (HEALTH_INTERVAL_S=0)
  * unless a caller sets it, so a benchmark sends nothing outside the machine.
