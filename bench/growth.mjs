@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { load, pickGenerator } from './lib/generator.mjs';
-import { cpuSeconds, freePort, median, rssMb, serverEnv, start, stop, waitForPort } from './lib/proc.mjs';
+import { BENCH_HOST, cpuSeconds, freePort, median, rssMb, serverEnv, start, stop, waitForPort } from './lib/proc.mjs';
 
 const [A, B] = process.argv.slice(2, 4).map((dir) => resolve(dir));
 const REPS = Number(process.argv[4] ?? 3);
@@ -16,7 +16,7 @@ const GENERATOR = pickGenerator();
 const RUN = { connections: 50, amount: 80_000, duration: 4 };
 const WARM = { ...RUN, amount: 20_000, duration: 1 };
 const SETTLE_MS = 1_500;
-const HOST = 'bench.test';
+const HOST = BENCH_HOST;
 const dir = mkdtempSync(join(tmpdir(), 'redirectory-growth-'));
 
 const seeded = {};

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { load, pickGenerator } from './lib/generator.mjs';
-import { cpuSeconds, freePort, median, rssMb, serverEnv, start, stop, waitForPort } from './lib/proc.mjs';
+import { BENCH_HOST, cpuSeconds, freePort, median, rssMb, serverEnv, start, stop, waitForPort } from './lib/proc.mjs';
 import { printReport } from './lib/report.mjs';
 import { benchImport } from './lib/import.mjs';
 import { benchAbuse } from './lib/abuse.mjs';
@@ -29,7 +29,7 @@ const WARM_UP = { amount: RUN.amount / 4, duration: Math.max(1, RUN.duration / 4
 const SETTLE_MS = 1_500;
 const BIG = QUICK ? 20_000 : 1_000_000;
 const CLICKS = QUICK ? 20_000 : 1_000_000;
-const HOST = 'bench.test';
+const HOST = BENCH_HOST;
 const STATS_CONNECTIONS = 4;
 const dir = mkdtempSync(join(tmpdir(), 'redirectory-bench-'));
 const rows = [];

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { load, pickGenerator } from './lib/generator.mjs';
-import { cpuSeconds, freePort, median, serverEnv, start, stop, threadCpu, waitForPort } from './lib/proc.mjs';
+import { BENCH_HOST, cpuSeconds, freePort, median, serverEnv, start, stop, threadCpu, waitForPort } from './lib/proc.mjs';
 
 const build = resolve(process.argv[2] ?? '.');
 const prefixes = (process.argv[3] ?? 'd,r').split(',');
@@ -18,7 +18,7 @@ const REPS = Number(process.env.REPS ?? 5);
 const RUN = { amount: 80_000, duration: 4 };
 const WARM_UP = { amount: 20_000, duration: 1 };
 const SETTLE_MS = 1_500;
-const HOST = 'bench.test';
+const HOST = BENCH_HOST;
 const generator = pickGenerator();
 const dir = mkdtempSync(join(tmpdir(), 'redirectory-scenarios-'));
 

@@ -36,9 +36,12 @@ export function pinned(role, command, args) {
   return PIN ? ['taskset', ['-c', PIN[role], command, ...args]] : [command, args];
 }
 
-/** A benchmark server's settings: SQLite at `dbPath`, links of `http://bench.test`, the load's X-Forwarded-For trusted. */
+/** The benchmark servers' default domain: the Host the load sends. */
+export const BENCH_HOST = 'bench.test';
+
+/** A benchmark server's settings: SQLite at `dbPath`, links of BENCH_HOST, the load's X-Forwarded-For trusted. */
 export function serverEnv(port, dbPath, extra = {}) {
-  const base = { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${dbPath}`, BASE_URL: 'http://bench.test' };
+  const base = { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${dbPath}`, BASE_URL: `http://${BENCH_HOST}` };
   return { ...base, TRUST_PROXY: 'true', LOG_LEVEL: 'warn', ...extra };
 }
 
