@@ -307,6 +307,13 @@ describe('links of the same rules and weights', () => {
       expect(new Set(split)).toEqual(new Set([`https://${site}/a`, `https://${site}/b`]));
     }
   });
+
+  it('serve every destination of twenty rules, past those a plan holds in fields of its own', async () => {
+    const rules = Array.from({ length: 20 }, (_, i) => rule(`https://example.com/rule-${i}`, { type: 'query', name: `r${i}` }));
+    const { alias } = await addLink({ url: 'https://example.com/default', rules });
+    for (const i of [0, 11, 12, 19]) expect(await go(`/${alias}?r${i}=1`)).toBe(`https://example.com/rule-${i}`);
+    expect(await go(`/${alias}`)).toBe('https://example.com/default');
+  });
 });
 
 describe('maxvisits and expiredurl', () => {

@@ -7,7 +7,7 @@ import { throttleClient } from '../../../lib/client-key.js';
 import { isUnlocked, unlockCookie, type FailureThrottle } from './password.js';
 import { continuePage, expiredPage, passwordPage, throttledPage } from '../pages/site.js';
 import { target, type Visitor } from './targeting.js';
-import { exhausted, route } from './routing.js';
+import { destinationOf, exhausted, route } from './routing.js';
 import { agentFacts } from './checks.js';
 import { OUTCOME, type Outcome } from '../../../infra/metrics/counters.js';
 
@@ -52,7 +52,7 @@ const page = (outcome: Outcome, status: number, rendered: RenderedPage, count = 
  * Synchronous and free of I/O: everything it needs was compiled into the cached link.
  */
 export function decide(link: CompiledLink, visit: Visit, secret: string): Decision {
-  if (link.expiresAt !== 0 && visit.now >= link.expiresAt) return expired(link);
+  if (link.expiresAt !== null && visit.now >= link.expiresAt) return expired(link);
   if (link.routing !== null && exhausted(link.routing)) return expired(link);
   if (link.passwordHash !== null && !isUnlocked(secret, link, visit.cookie, visit.now)) return page(OUTCOME.password, 200, passwordPage(link, ''));
   const agent = agentFacts(visit.userAgent); // also routing's: one lookup of the user agent a visit
@@ -61,7 +61,7 @@ export function decide(link: CompiledLink, visit: Visit, secret: string): Decisi
   const plan = link.routing;
   const chosen = plan !== null ? route(plan, link.targeting, visit, agent) : link.targeting ? target(link.targeting, visit) : undefined;
   const routed = typeof chosen === 'number';
-  const destination = routed ? plan!.destinations[chosen]! : chosen ? chosen.destination : link.destination;
+  const destination = routed ? destinationOf(plan!, chosen) : chosen ? chosen.destination : link.destination;
   const rule = routed ? plan!.shape.labels[chosen]! : chosen ? chosen.rule : DEFAULT_RULE;
   switch (link.type) {
     case 'frame':
@@ -95,7 +95,7 @@ export async function submitPassword(
   secret: string,
   throttle: FailureThrottle,
 ): Promise<Decision> {
-  if (link.expiresAt !== 0 && input.now >= link.expiresAt) return expired(link);
+  if (link.expiresAt !== null && input.now >= link.expiresAt) return expired(link);
   if (link.routing !== null && exhausted(link.routing)) return expired(link);
   if (link.passwordHash === null) return page(OUTCOME.password, 200, continuePage(link));
   const key = `${link.id}|${throttleClient(input.ip)}`;

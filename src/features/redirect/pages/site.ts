@@ -16,8 +16,8 @@ and QR codes here and see how often they are opened. Open a short link to be tak
 <p><a class="btn" href="/app">Sign in to the dashboard</a></p>`,
 });
 
-export function expiredPage(link: { shortUrl: string; expiresAt: number }, exhausted = false): RenderedPage {
-  const when = exhausted ? 'reached its visit limit' : `expired on ${formatTimestamp(new Date(link.expiresAt))} UTC`;
+export function expiredPage(link: { shortUrl: string; expiresAt: number | null }, exhausted = false): RenderedPage {
+  const when = exhausted ? 'reached its visit limit' : `expired on ${formatTimestamp(new Date(link.expiresAt ?? 0))} UTC`;
   return simple(
     'Link expired',
     html`<h1>This link has expired</h1>

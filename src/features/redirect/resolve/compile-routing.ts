@@ -6,7 +6,7 @@ import { httpHref } from '../../../lib/urls.js';
 import { sharedLabel } from './finish.js';
 import { BoundedCache, memoize } from '../../../lib/bounded-cache.js';
 import { BROWSER, COUNTRY, DATE, DEVICE, IP, LANGUAGE, OS, QUERY_ABSENT, QUERY_EQUALS, QUERY_PRESENT, type Check } from '../decide/checks.js';
-import type { RouteShape, RoutingPlan, Split } from '../decide/routing.js';
+import { routingPlan, type RouteShape, type RoutingPlan, type Split } from '../decide/routing.js';
 
 /** A destination as served: `href` is the address read, `raw` the address as stored (how health names it). */
 export type Finish = (href: string, raw: string) => string;
@@ -33,7 +33,7 @@ export function compileRouting(stored: string, finish: Finish): RoutingPlan | nu
   const max = typeof routing.maxvisits === 'number' && routing.maxvisits > 0 ? routing.maxvisits : 0;
   const expiredUrl = routing.expiredurl ? httpHref(routing.expiredurl) : null;
   if (!plan.picks.length && split < 0 && !max && !expiredUrl) return null;
-  return { shape: plan.shape(conditions, split), destinations: plan.destinations, cap: max ? { max, used: 0 } : null, expiredUrl };
+  return routingPlan(plan.shape(conditions, split), plan.destinations, max ? { max, used: 0 } : null, expiredUrl);
 }
 
 /** A plan's destinations as they are compiled, with their labels, picks and splits (the shape, shared once built). */

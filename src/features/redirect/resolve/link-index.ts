@@ -54,7 +54,7 @@ export class LinkIndex {
     const slot = number === undefined ? 0 : s.find(number, alias);
     if (slot === 0) return undefined;
     const url = shortUrl(this.deps.config, domain, alias);
-    return linkOf(s.ids[slot]!, s.owners[slot]!, alias, url, 'direct', s.destination(slot), s.expires[slot]!, null, null, s.meta(slot), null);
+    return linkOf(s.ids[slot]!, s.owners[slot]!, alias, url, 'direct', s.destination(slot), s.expires[slot]! || null, null, null, s.meta(slot), null);
   }
 
   /** An invalidated link key (`l:host/alias`, cacheKeys.link): served by the database path until the next pass. */

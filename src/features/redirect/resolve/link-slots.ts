@@ -75,7 +75,7 @@ export class LinkSlots {
     this.write(slot, alias, link.destination);
     this.ids[slot] = link.id;
     this.owners[slot] = link.owner;
-    this.expires[slot] = link.expiresAt;
+    this.expires[slot] = link.expiresAt ?? 0; // 0: never
     this.seen[slot] = pass;
     const { title, description, image } = link.meta;
     if (title || description || image) this.metas.set(slot, link.meta);
