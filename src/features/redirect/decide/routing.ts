@@ -43,8 +43,8 @@ export interface Split {
 
 /**
  * The first twelve destinations again, as fields of the plan ("" past the last): a visit reads its destination from
- * the plan it has already read, where an array was two reads that miss the CPU's caches, its object and its elements
- * (about 0.15 µs a routed visit in a profile of the server, docs/performance.md#held-destinations).
+ * the plan it has already read, where the array was two more reads that miss the CPU's caches, its object and its
+ * elements (44% of decide's own time on routed links in a profile of the server, docs/performance.md#held-destinations).
  */
 export interface HeldDestinations {
   d0: string;
