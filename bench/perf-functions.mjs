@@ -2,7 +2,7 @@
 // links: where a scenario's time goes, including what a read that misses the CPU's caches costs the function making
 // it, which whole-server timings on a shared machine cannot resolve (docs/performance.md#held-destinations).
 //   node bench/perf-functions.mjs BUILD_DIR PREFIX[,PREFIX…]   (d direct, t targeted, p parameters, r routed)
-// env SECONDS (10 a prefix), FUNCTIONS (a regular expression of JS function names to print, default the redirect's
+// env DURATION (seconds a prefix, 10), FUNCTIONS (a regular expression of JS function names to print, default the redirect's
 // decide and route), JIT=1 (V8's jitdump, for `perf inject --jit` and `perf annotate` by instruction: the files
 // land in BUILD_DIR). Needs perf and wrk; the server runs pinned as `npm run bench` pins it. Alternate builds run by run.
 import { execFileSync, spawn } from 'node:child_process';
@@ -15,12 +15,12 @@ import { BENCH_HOST, freePort, serverEnv, start, stop, waitForPort } from './lib
 
 const build = resolve(process.argv[2] ?? '.');
 const prefixes = (process.argv[3] ?? 'd,r').split(',');
-const SECONDS = Number(process.env.SECONDS ?? 10);
+const DURATION = Number(process.env.DURATION ?? 10);
 const FUNCTIONS = new RegExp(`JS:\\*?(${process.env.FUNCTIONS ?? 'decide|firstHolding|route|passes'})\\b`);
 const SAMPLE_HZ = 4000;
 const dir = mkdtempSync(join(tmpdir(), 'redirectory-perf-'));
 const db = join(dir, 'small.db');
-execFileSync('node', ['bench/seed.mjs', db, '1000', '0']);
+execFileSync('node', ['bench/seed.mjs', db, '1000', '0'], { cwd: build });
 process.chdir(build);
 const port = await freePort();
 const profiling = process.env.JIT === '1' ? ['--perf-prof'] : ['--perf-basic-prof'];
@@ -34,7 +34,7 @@ for (const prefix of prefixes) {
   const args = ['record', '-q', '-k', 'mono', '-e', 'cpu-clock', '-F', String(SAMPLE_HZ), '-o', data, '-p', String(server.pid)];
   const recorder = spawn('perf', args, { stdio: 'ignore' });
   await sleep(300);
-  const { requests } = drive(prefix, SECONDS);
+  const { requests } = drive(prefix, DURATION);
   recorder.kill('SIGINT');
   await new Promise((done) => recorder.on('exit', done));
   const report = execFileSync('perf', ['report', '-i', data, '--no-children', '--sort', 'symbol', '-n', '-q'], {
