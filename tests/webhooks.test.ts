@@ -111,15 +111,19 @@ describe('webhook events', () => {
     expect((await one('qr.deleted', (d) => d.id === id)).json.data).toEqual({ id });
   });
 
-  it('link.clicked: one event per batch and link with its count, adding up to the clicks', async () => {
+  it('link.clicked: one event per batch listing the link with its count, adding up to the clicks', async () => {
     const added = await server.call('POST', '/api/url/add', { key, body: { url: 'https://example.com/clicked', custom: 'wh-clicked' } });
     for (let i = 0; i < 7; i++) expect((await server.visit('/wh-clicked', { headers: { 'user-agent': BROWSER } })).status).toBe(302);
-    const mine = () => events('link.clicked').filter((r) => r.json.data.id === added.body.id);
-    const sum = () => mine().reduce((n, r) => n + (r.json.data.clicks as number), 0);
+    const listed = (r: { json: any }) => (r.json.data.links as Array<{ id: number; clicks: number }>).find((l) => l.id === added.body.id);
+    const mine = () => events('link.clicked').filter((r) => listed(r) !== undefined);
+    const sum = () => mine().reduce((n, r) => n + listed(r)!.clicks, 0);
     await receiver.until(() => sum() >= 7, 'seven clicks told');
     expect(sum()).toBe(7);
     expect(mine().length).toBeLessThan(7);
-    for (const r of mine()) expect(Object.keys(r.json.data).sort()).toEqual(['clicks', 'id']);
+    for (const r of mine()) {
+      expect(Object.keys(r.json.data).sort()).toEqual(['clicks', 'id', 'links', 'more', 'total']);
+      expect(r.json.data).toMatchObject({ id: added.body.id, clicks: listed(r)!.clicks, total: listed(r)!.clicks, more: 0 });
+    }
   });
 
   it('link.health when a link becomes broken', async () => {

@@ -6,24 +6,42 @@ import { deliveryRows, eventBody } from './outbox.js';
 import { allHearing, type Subscriber } from './repo.js';
 
 /**
- * link.clicked: one event per click batch and link, with its count, queued in the batch's transaction
- * (src/clicks/batch-hooks.ts) for accounts with a webhook hearing it. Which webhooks hear it is read at most
- * every REFRESH_MS into a cached set, so a batch of an account without one costs a set lookup per link.
+ * link.clicked: one event per click batch and account, listing its links clicked with their counts, queued in
+ * the batch's transaction (src/clicks/batch-hooks.ts) for accounts with a webhook hearing it: so a batch queues
+ * at most one delivery per webhook, however many links anonymous visitors reach. Which webhooks hear it is read
+ * at most every REFRESH_MS into a cached set, so a batch of an account without one costs a set lookup per link.
  */
 
 /** How stale the cached set may be: a webhook added hears the clicks of batches written from then on. */
 export const REFRESH_MS = 5000;
 
+/** The most links one event lists (about 30 KB): the busiest; `more` counts the others. */
+export const MAX_CLICKED_LINKS = 1000;
+
 const EVENT = 'link.clicked';
+
+type Clicked = { id: number; clicks: number };
+
+/** One account's event data: `id`/`clicks` repeat its busiest link, as the one-link events before had them. */
+function clickedData(links: Clicked[]): Record<string, unknown> {
+  const sorted = links.sort((a, b) => b.clicks - a.clicks || a.id - b.id);
+  const listed = sorted.slice(0, MAX_CLICKED_LINKS);
+  const total = sorted.reduce((n, l) => n + l.clicks, 0);
+  return { id: listed[0]!.id, clicks: listed[0]!.clicks, links: listed, total, more: sorted.length - listed.length };
+}
 
 /** The events of a batch for the webhooks in `byAccount` (account → its webhooks hearing link.clicked). */
 function rowsOf(byAccount: Map<number, Subscriber[]>, targets: ClickedTarget[]): NewDelivery[] {
   const now = Date.now();
-  const rows: NewDelivery[] = [];
+  const clicked = new Map<number, Clicked[]>();
   for (const t of targets) {
-    const hooks = t.kind === 'link' && t.clicks > 0 ? byAccount.get(t.owner) : undefined;
-    if (hooks) rows.push(...deliveryRows(hooks, t.owner, [eventBody(EVENT, { id: t.id, clicks: t.clicks }, now)], now));
+    if (t.kind !== 'link' || t.clicks <= 0 || !byAccount.has(t.owner)) continue;
+    const links = clicked.get(t.owner) ?? [];
+    if (links.length === 0) clicked.set(t.owner, links);
+    links.push({ id: t.id, clicks: t.clicks });
   }
+  const rows: NewDelivery[] = [];
+  for (const [owner, links] of clicked) rows.push(...deliveryRows(byAccount.get(owner)!, owner, [eventBody(EVENT, clickedData(links), now)], now));
   return rows;
 }
 
