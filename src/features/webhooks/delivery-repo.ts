@@ -57,16 +57,23 @@ export async function anyDue(db: Db, now: string): Promise<boolean> {
 export type Claimed = Pick<DeliveryRow, 'id' | 'webhook_id' | 'event' | 'event_id' | 'body' | 'attempts' | 'retry_from'>;
 
 /**
- * Leases up to `limit` due deliveries to this node until `leaseUntil`. PostgreSQL skips rows another node
- * has locked meanwhile (`FOR UPDATE SKIP LOCKED`); SQLite serialises writers, and the repeated
- * `lease_until` test keeps a row leased meanwhile out. Either way each due delivery goes to one node.
+ * Leases up to `limit` due deliveries to this node until `leaseUntil`, taking them in turns per account (each
+ * account's oldest due, then each one's second, …), so one account's backlog never delays another's first try.
+ * PostgreSQL skips rows another node has locked meanwhile (`FOR UPDATE SKIP LOCKED`, on a select without the
+ * window, which cannot lock); SQLite serialises writers, and the repeated `lease_until` test keeps a row leased
+ * meanwhile out. Either way each due delivery goes to one node.
  */
 export async function claimDue(db: Db, now: string, leaseUntil: string, limit: number): Promise<Claimed[]> {
   const lock = isPostgres(db) ? sql` for update skip locked` : sql``;
   const { rows } = await sql<Claimed>`update webhook_deliveries set lease_until = ${leaseUntil}
     where lease_until <= ${now} and id in (
-      select id from webhook_deliveries where status = 'pending' and next_at <= ${now} and lease_until <= ${now}
-      order by next_at limit ${limit}${lock})
+      select id from webhook_deliveries where id in (
+        select id from (
+          select d.id, d.next_at, row_number() over (partition by w.user_id order by d.next_at, d.id) as turn
+          from webhook_deliveries d join webhooks w on w.id = d.webhook_id
+          where d.status = 'pending' and d.next_at <= ${now} and d.lease_until <= ${now}
+        ) due order by turn, next_at, id limit ${limit}
+      )${lock})
     returning id, webhook_id, event, event_id, body, attempts, retry_from`.execute(db);
   return rows.map((r) => ({ ...r, id: Number(r.id), webhook_id: Number(r.webhook_id), attempts: Number(r.attempts) }));
 }
