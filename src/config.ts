@@ -59,6 +59,8 @@ const EnvSchema = Type.Object({
   WEBHOOK_BACKOFF_MS: Type.Integer({ minimum: 10, default: 10_000 }),
   /** How long a delivery is retried, and how long a webhook may fail before it is disabled (a day). */
   WEBHOOK_GIVE_UP_MS: Type.Integer({ minimum: 100, default: 24 * 3600_000 }),
+  /** Days delivered and given-up webhook deliveries are kept from their event (pruned hourly); pending ones stay. */
+  WEBHOOK_KEEP_DAYS: Type.Integer({ minimum: 1, maximum: 3660, default: 7 }),
   /** GET /metrics on the main port answers only `Authorization: Bearer <this>`; unset, it answers 404 like any unknown path. */
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   /** A listener of its own for GET /metrics, without a token (the primary's with WORKERS > 1); unset, none. */

@@ -368,6 +368,10 @@ export interface WebhooksTable {
   /** The first failed attempt since the last success; null while deliveries succeed. */
   failing_since: string | null;
   created_at: string;
+  /** The API key that made it; null when a dashboard session (or an older version) did. */
+  key_id: number | null;
+  /** Who made it, as the activity log says it: the key's name then, `session`, or '' (made before this was kept). */
+  via: Generated<string>;
 }
 
 /** One event for one webhook (the outbox row and its delivery state). */

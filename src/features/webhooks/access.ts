@@ -13,6 +13,7 @@ import type { WebhookEvent } from './schema.js';
 export { WEBHOOK_EVENTS, type WebhookEvent } from './schema.js';
 export type { DeliveryResult } from './worker.js';
 export { CLICK_HOOK_MODULE, kyselyBatchHook } from './click-hook.js';
+export { pruneDeliveries } from './prune.js';
 
 /** The account's active webhooks that hear any of `events`. */
 export type Hearing = Subscriber[];

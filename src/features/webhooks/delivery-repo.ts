@@ -115,3 +115,16 @@ export async function failPending(db: Db, webhookId: number): Promise<void> {
 export async function deleteDeliveriesOf(db: Db, webhookId: number): Promise<void> {
   await db.deleteFrom('webhook_deliveries').where('webhook_id', '=', webhookId).execute();
 }
+
+/** Deletes up to `batch` delivered or failed deliveries of events before `before`; pending ones stay. Returns how many went. */
+export async function pruneFinished(db: Db, before: string, batch: number): Promise<number> {
+  const old = db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('created_at', '<', before)
+    .where('status', 'in', ['delivered', 'failed'])
+    .orderBy('id')
+    .limit(batch);
+  const result = await db.deleteFrom('webhook_deliveries').where('id', 'in', old).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,6 +1,7 @@
 import { errorResponses, IdParam, ok, OkMessage } from '../../http/envelopes.js';
 import { accountOf, type Feature, type GateConfig } from '../../http/types.js';
 import { listEnvelope, PageQuery } from '../../lib/pagination.js';
+import { scheduleDeliveryPrune } from './prune.js';
 import { DeliveryList, DeliveryParams, WebhookAddBody, WebhookCreated, WebhookList, WebhookUpdateBody } from './schema.js';
 import { addWebhook, deleteWebhook, listDeliveries, listWebhooks, resendDelivery, updateWebhook } from './service.js';
 
@@ -10,6 +11,9 @@ const read = { scope: 'account:read' } satisfies GateConfig;
 const write = { scope: 'account:write' } satisfies GateConfig;
 
 export const webhookRoutes: Feature = async (app, { ctx }) => {
+  // Finished deliveries are pruned hourly while the app runs, and the prune stops with it.
+  const stopPrune = scheduleDeliveryPrune(ctx, ctx.log);
+  app.addHook('onClose', () => stopPrune());
   app.get(
     '/webhooks',
     {

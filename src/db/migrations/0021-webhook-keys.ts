@@ -1,0 +1,19 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Webhooks record who made them: the API key's id (null when made by a dashboard session) and `via`, the key's
+ * name then (as the activity log has it), so a webhook outlives its key's revocation with its maker known.
+ * Finished deliveries are pruned by their event's time (WEBHOOK_KEEP_DAYS), hence the index on created_at.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('webhooks').addColumn('key_id', 'integer').execute();
+  await db.schema
+    .alterTable('webhooks')
+    .addColumn('via', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
+  await db.schema.createIndex('webhook_deliveries_created').on('webhook_deliveries').column('created_at').execute();
+}
+
+export async function down(): Promise<void> {
+  throw new Error('Redirectory migrations are forward-only.');
+}
