@@ -26,6 +26,8 @@ describe('webhooks API', () => {
       url: 'https://hooks.example.com/in',
       events: ['link.created', 'qr.deleted'],
       secret: expect.stringMatching(/^whsec_[\w-]{20,}$/),
+      keyid: expect.any(Number),
+      via: 'default',
     });
     const listed = await server.call('GET', '/api/webhooks', { key });
     expect(listed.body.error).toBe('0');
@@ -38,6 +40,8 @@ describe('webhooks API', () => {
       active: true,
       reason: '',
       date: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+      keyid: res.body.keyid,
+      via: 'default',
     });
     expect(listed.text).not.toContain(res.body.secret);
   });

@@ -1,3 +1,4 @@
+import { actorOf } from '../../http/actor.js';
 import { errorResponses, IdParam, ok, OkMessage } from '../../http/envelopes.js';
 import { accountOf, type Feature, type GateConfig } from '../../http/types.js';
 import { listEnvelope, PageQuery } from '../../lib/pagination.js';
@@ -37,7 +38,7 @@ export const webhookRoutes: Feature = async (app, { ctx }) => {
         response: { 200: WebhookCreated, ...errorResponses },
       },
     },
-    async (req) => addWebhook(ctx, accountOf(req).userId, req.body),
+    async (req) => addWebhook(ctx, accountOf(req).userId, req.body, { actor: actorOf(req), keyId: accountOf(req).key?.id ?? null }),
   );
 
   app.put(
@@ -53,7 +54,7 @@ export const webhookRoutes: Feature = async (app, { ctx }) => {
       },
     },
     async (req) => {
-      await updateWebhook(ctx, accountOf(req).userId, req.params.id, req.body);
+      await updateWebhook(ctx, accountOf(req).userId, req.params.id, req.body, actorOf(req));
       return ok('Webhook updated');
     },
   );
@@ -70,7 +71,7 @@ export const webhookRoutes: Feature = async (app, { ctx }) => {
       },
     },
     async (req) => {
-      await deleteWebhook(ctx, accountOf(req).userId, req.params.id);
+      await deleteWebhook(ctx, accountOf(req).userId, req.params.id, actorOf(req));
       return ok('Webhook deleted');
     },
   );

@@ -32,6 +32,8 @@ export const WebhookView = Type.Object({
   active: Type.Boolean({ description: 'false once disabled (by its owner, or after failing for a day)' }),
   reason: Type.String({ description: 'Why it is disabled; empty while active' }),
   date: Timestamp('When it was added'),
+  keyid: Type.Union([Type.Integer(), Type.Null()], { description: 'The API key that added it; null when the dashboard did' }),
+  via: Type.String({ description: "Who added it, as the activity log says: the key's name then, or `session`" }),
 });
 export type WebhookView = Static<typeof WebhookView>;
 
@@ -53,6 +55,8 @@ export const WebhookCreated = Type.Object({
   url: Type.String(),
   events: Type.Array(Type.String()),
   secret: Type.String({ description: 'The signing secret, `whsec_…`: shown only in this answer' }),
+  keyid: Type.Union([Type.Integer(), Type.Null()]),
+  via: Type.String(),
 });
 
 export const DeliveryView = Type.Object({

@@ -1,10 +1,12 @@
 import type { Updateable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { WebhooksTable } from '../../db/types.js';
+import type { Actor } from '../../http/actor.js';
 import { literalRefused } from '../../infra/outbound/guarded-lookup.js';
 import { fail } from '../../lib/errors.js';
 import { listData, toPage, type ListData } from '../../lib/pagination.js';
 import { nowTimestamp } from '../../lib/time.js';
+import { recordActivity } from '../account/activity/service.js';
 import * as deliveries from './delivery-repo.js';
 import { stamp } from './outbox.js';
 import * as repo from './repo.js';
@@ -38,7 +40,15 @@ const view = (row: repo.WebhookRow): WebhookView => ({
   active: Number(row.active) === 1,
   reason: row.reason,
   date: row.created_at,
+  keyid: row.key_id === null ? null : Number(row.key_id),
+  via: row.via,
 });
+
+/** Who makes a change: the activity log's actor, and the API key's id (none for a dashboard session). */
+export interface Maker {
+  actor: Actor;
+  keyId: number | null;
+}
 
 export async function listWebhooks(ctx: AppContext, userId: number, query: { limit?: number; page?: number }): Promise<ListData<WebhookView>> {
   const page = toPage(query);
@@ -46,7 +56,7 @@ export async function listWebhooks(ctx: AppContext, userId: number, query: { lim
   return listData(page, total, rows.map(view));
 }
 
-export async function addWebhook(ctx: AppContext, userId: number, body: WebhookAddBody) {
+export async function addWebhook(ctx: AppContext, userId: number, body: WebhookAddBody, maker: Maker) {
   const url = checkUrl(ctx, body.url);
   const events = checkEvents(body.events);
   const { total } = await repo.listWebhooks(ctx.db, userId, toPage({ limit: 1 }));
@@ -59,8 +69,11 @@ export async function addWebhook(ctx: AppContext, userId: number, body: WebhookA
     secret,
     failing_since: null,
     created_at: nowTimestamp(),
+    key_id: maker.keyId,
+    via: maker.actor.via.slice(0, 64),
   });
-  return { error: 0 as const, id, url, events, secret };
+  await recordActivity(ctx, userId, 'webhook_added', maker.actor);
+  return { error: 0 as const, id, url, events, secret, keyid: maker.keyId, via: maker.actor.via.slice(0, 64) };
 }
 
 async function owned(ctx: AppContext, userId: number, id: number): Promise<repo.WebhookRow> {
@@ -69,7 +82,7 @@ async function owned(ctx: AppContext, userId: number, id: number): Promise<repo.
   return row;
 }
 
-export async function updateWebhook(ctx: AppContext, userId: number, id: number, body: WebhookUpdateBody): Promise<void> {
+export async function updateWebhook(ctx: AppContext, userId: number, id: number, body: WebhookUpdateBody, actor: Actor): Promise<void> {
   await owned(ctx, userId, id);
   if (body.url === undefined && body.events === undefined && body.active === undefined) throw fail('nothing_to_update', 'url, events or active');
   const changes: Updateable<WebhooksTable> = {};
@@ -81,15 +94,17 @@ export async function updateWebhook(ctx: AppContext, userId: number, id: number,
     await repo.updateWebhook(trx, id, changes);
     if (body.active === false) await deliveries.failPending(trx, id);
   });
+  await recordActivity(ctx, userId, 'webhook_updated', actor);
 }
 
 /** The webhook goes with its deliveries, pending ones included: none of them is sent after this answer. */
-export async function deleteWebhook(ctx: AppContext, userId: number, id: number): Promise<void> {
+export async function deleteWebhook(ctx: AppContext, userId: number, id: number, actor: Actor): Promise<void> {
   await owned(ctx, userId, id);
   await ctx.db.transaction().execute(async (trx) => {
     await deliveries.deleteDeliveriesOf(trx, id);
     await repo.deleteWebhook(trx, id);
   });
+  await recordActivity(ctx, userId, 'webhook_deleted', actor);
 }
 
 const deliveryView = (row: deliveries.DeliveryRow): DeliveryView => ({

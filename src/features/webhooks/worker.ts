@@ -25,7 +25,13 @@ export function retryDelay(backoffMs: number, attempts: number): number {
 }
 
 const failureText = (outcome: Outcome) =>
-  outcome.ok ? `HTTP ${outcome.status}` : outcome.failure === 'blocked' ? 'refused address (not a public one)' : `no answer (${outcome.failure})`;
+  !outcome.ok
+    ? outcome.failure === 'blocked'
+      ? 'refused address (not a public one)'
+      : `no answer (${outcome.failure})`
+    : outcome.status >= 300 && outcome.status < 400
+      ? `redirect (HTTP ${outcome.status}) not followed`
+      : `HTTP ${outcome.status}`;
 
 const parseStamp = (value: string) => Date.parse(`${value.replace(' ', 'T')}Z`);
 
@@ -37,7 +43,7 @@ function span(ms: number): string {
 
 /**
  * The delivery worker: each node leases due deliveries (one node per delivery), POSTs them signed through
- * the outbound client (public addresses only, checked after DNS and on every redirect) and records the
+ * the outbound client (public addresses only, checked after DNS; redirects not followed) and records the
  * answer: a 2xx is delivered; anything else is retried with backoff until WEBHOOK_GIVE_UP_MS, and a webhook
  * failing that long is disabled with the reason. Started by the app once it listens, closed with it.
  */
@@ -88,6 +94,8 @@ export class WebhookWorker {
       method: 'POST',
       body: delivery.body,
       maxWaitMs: 0,
+      // A redirect would carry the body and its signature to a host the owner never named: it fails the attempt.
+      follow: false,
       headers: {
         'content-type': 'application/json',
         'redirectory-signature': signature(hook.secret, delivery.body),

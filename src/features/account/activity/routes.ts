@@ -14,7 +14,7 @@ export const activityRoutes: Feature = async (app, { ctx }) => {
         tags: ['account'],
         summary: 'The account activity log',
         description:
-          'Extension. Sign-ins (and failed or throttled ones), sign-outs, e-mail, password and API key changes, imports and ' +
+          'Extension. Sign-ins (and failed or throttled ones), sign-outs, e-mail, password, API key and webhook changes, imports and ' +
           "exports, newest first, kept ACTIVITY_LOG_DAYS days (default 90). `via` is the API key's name, `session` or `cli`; `ip` is " +
           "the network only (IPv4 /24, IPv6 /48) and `agent` the browser and OS family (or a tool's, e.g. `curl`): no address or " +
           'User-Agent is kept. `result` counts every entry kept.',

@@ -13,6 +13,9 @@ export const ACTIVITY_EVENTS = [
   'key_revoked',
   'import',
   'export',
+  'webhook_added',
+  'webhook_updated',
+  'webhook_deleted',
 ] as const;
 export type ActivityEvent = (typeof ACTIVITY_EVENTS)[number];
 
