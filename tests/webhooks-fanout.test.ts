@@ -75,6 +75,7 @@ describe('the sender', () => {
     const old = stamp(Date.now() - 60_000);
     const row = (webhook: number, n: number, at: string) => ({
       webhook_id: webhook,
+      user_id: webhook === hookA ? a.id : b.id,
       event: 'link.created',
       event_id: `evt_fair${webhook}_${n}`,
       body: JSON.stringify({ id: `evt_fair${webhook}_${n}`, event: 'link.created', created: at.slice(0, 19), data: { n } }),
@@ -109,7 +110,7 @@ describe('the sender', () => {
 
 describe('pruning', () => {
   it('deletes delivered and given-up deliveries older than WEBHOOK_KEEP_DAYS, keeps pending ones', async () => {
-    const { apiKey: key } = await server.user();
+    const { apiKey: key, id: userId } = await server.user();
     // A receiver answering nothing useful would do: these rows are never due (next_at in a year, or done).
     const hook = await addHook(key, `${receiver.url}/pruned`, ['qr.deleted']);
     const at = (daysAgo: number) => stamp(Date.now() - daysAgo * 86_400_000);
@@ -122,6 +123,7 @@ describe('pruning', () => {
       { status: 'failed', days: 1, next: null },
     ].map((r, n) => ({
       webhook_id: hook,
+      user_id: userId,
       event: 'qr.deleted',
       event_id: `evt_prune${n}`,
       body: '{}',

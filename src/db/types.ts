@@ -378,6 +378,8 @@ export interface WebhooksTable {
 export interface WebhookDeliveriesTable {
   id: Generated<number>;
   webhook_id: number;
+  /** The webhook's account (the sender's turns are per account). */
+  user_id: number;
   event: string;
   event_id: string;
   body: string;

@@ -54,7 +54,9 @@ function group(hooks: Subscriber[]): Map<number, Subscriber[]> {
 /** The writer thread's hook (SQLite): statements prepared once on the thread's own connection. */
 export function sqliteBatchHook(sqlite: SQLite.Database): (targets: ClickedTarget[]) => void {
   const read = sqlite.prepare(`SELECT id, user_id, events FROM webhooks WHERE active = 1 AND events LIKE '%"${EVENT}"%'`);
-  const insert = sqlite.prepare('INSERT INTO webhook_deliveries (webhook_id, event, event_id, body, created_at, next_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const insert = sqlite.prepare(
+    'INSERT INTO webhook_deliveries (webhook_id, user_id, event, event_id, body, created_at, next_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
   let cached = new Map<number, Subscriber[]>();
   let readAt = -Infinity;
   return (targets) => {
@@ -63,7 +65,7 @@ export function sqliteBatchHook(sqlite: SQLite.Database): (targets: ClickedTarge
       readAt = Date.now();
     }
     if (cached.size === 0) return;
-    for (const r of rowsOf(cached, targets)) insert.run(r.webhook_id, r.event, r.event_id, r.body, r.created_at, r.next_at);
+    for (const r of rowsOf(cached, targets)) insert.run(r.webhook_id, r.user_id, r.event, r.event_id, r.body, r.created_at, r.next_at);
   };
 }
 

@@ -56,24 +56,55 @@ export async function anyDue(db: Db, now: string): Promise<boolean> {
 
 export type Claimed = Pick<DeliveryRow, 'id' | 'webhook_id' | 'event' | 'event_id' | 'body' | 'attempts' | 'retry_from'>;
 
+/** The accounts with pending deliveries: a skip scan of the (status, user_id, …) index, one seek per account. */
+async function pendingAccounts(db: Db): Promise<number[]> {
+  const { rows } = await sql<{ u: number }>`with recursive acc(u) as (
+      select (select user_id from webhook_deliveries where status = 'pending' order by user_id limit 1)
+      union all
+      select (select user_id from webhook_deliveries where status = 'pending' and user_id > acc.u order by user_id limit 1)
+      from acc where acc.u is not null
+    ) select u from acc where u is not null`.execute(db);
+  return rows.map((r) => Number(r.u));
+}
+
+/** An account's oldest `limit` due deliveries not leased, by the index (never its whole backlog). */
+function dueOf(db: Db, userId: number, now: string, limit: number) {
+  return db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'next_at'])
+    .where('status', '=', 'pending')
+    .where('user_id', '=', userId)
+    .where('next_at', '<=', now)
+    .where('lease_until', '<=', now)
+    .orderBy('next_at') // no tie-break by id: the index gives this order, so the scan stops at `limit`
+    .limit(limit)
+    .execute();
+}
+
+/** Up to `limit` ids in turns: every account's oldest due delivery (the oldest first), then each one's second, … */
+async function inTurns(db: Db, now: string, limit: number): Promise<number[]> {
+  const accounts = await pendingAccounts(db);
+  // Past `limit` accounts a round takes each one's oldest only, so the rows read stay about one per account.
+  const each = accounts.length <= limit ? limit : 1;
+  const queues = await Promise.all(accounts.map((u) => dueOf(db, u, now, each)));
+  const turns = queues.flatMap((queue) => queue.map((row, turn) => ({ id: Number(row.id), at: row.next_at ?? '', turn })));
+  turns.sort((x, y) => x.turn - y.turn || x.at.localeCompare(y.at) || x.id - y.id);
+  return turns.slice(0, limit).map((t) => t.id);
+}
+
 /**
- * Leases up to `limit` due deliveries to this node until `leaseUntil`, taking them in turns per account (each
- * account's oldest due, then each one's second, …), so one account's backlog never delays another's first try.
- * PostgreSQL skips rows another node has locked meanwhile (`FOR UPDATE SKIP LOCKED`, on a select without the
- * window, which cannot lock); SQLite serialises writers, and the repeated `lease_until` test keeps a row leased
- * meanwhile out. Either way each due delivery goes to one node.
+ * Leases up to `limit` due deliveries to this node until `leaseUntil`, taken in turns per account, so one
+ * account's backlog never delays another's first try. PostgreSQL skips rows another node has locked meanwhile
+ * (`FOR UPDATE SKIP LOCKED`); SQLite serialises writers; either way the repeated `lease_until` test keeps a row
+ * leased meanwhile out, and each due delivery goes to one node.
  */
 export async function claimDue(db: Db, now: string, leaseUntil: string, limit: number): Promise<Claimed[]> {
+  const ids = await inTurns(db, now, limit);
+  if (ids.length === 0) return [];
   const lock = isPostgres(db) ? sql` for update skip locked` : sql``;
   const { rows } = await sql<Claimed>`update webhook_deliveries set lease_until = ${leaseUntil}
-    where lease_until <= ${now} and id in (
-      select id from webhook_deliveries where id in (
-        select id from (
-          select d.id, d.next_at, row_number() over (partition by w.user_id order by d.next_at, d.id) as turn
-          from webhook_deliveries d join webhooks w on w.id = d.webhook_id
-          where d.status = 'pending' and d.next_at <= ${now} and d.lease_until <= ${now}
-        ) due order by turn, next_at, id limit ${limit}
-      )${lock})
+    where lease_until <= ${now} and status = 'pending' and id in (
+      select id from webhook_deliveries where id in (${sql.join(ids)})${lock})
     returning id, webhook_id, event, event_id, body, attempts, retry_from`.execute(db);
   return rows.map((r) => ({ ...r, id: Number(r.id), webhook_id: Number(r.webhook_id), attempts: Number(r.attempts) }));
 }

@@ -34,7 +34,15 @@ export function deliveryRows(hooks: Subscriber[], userId: number, bodies: EventB
     for (const body of bodies) {
       if (!hears(hook, body.event)) continue;
       const at = stamp(now);
-      rows.push({ webhook_id: hook.id, event: body.event, event_id: body.id, body: JSON.stringify(body), created_at: at, next_at: at });
+      rows.push({
+        webhook_id: hook.id,
+        user_id: userId,
+        event: body.event,
+        event_id: body.id,
+        body: JSON.stringify(body),
+        created_at: at,
+        next_at: at,
+      });
     }
   }
   return rows;
