@@ -22,10 +22,14 @@ const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 export const TARGETS = { healthP99Ms: 50, deliveryS: 5 };
 /** The longest a flood's setup (A's webhooks, links, keys) may take: its requests' deadline. */
 const SETUP_MS = 60_000;
+/** A helper process (the probe, B) still running this long after it should have ended is killed. */
+const HELPER_SPARE_MS = 60_000;
 
-/** A child's last stdout line as JSON once it exits (null if it printed none); `onLine` hears every line. */
-function child(args, onLine = () => {}) {
+/** A child's last stdout line as JSON once it exits (null if it printed none); `onLine` hears every line; killed after `lifeMs`. */
+function child(args, lifeMs, onLine = () => {}) {
   const p = spawn('node', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const timer = setTimeout(() => p.kill('SIGKILL'), lifeMs);
+  p.on('close', () => clearTimeout(timer));
   let last = null;
   createInterface({ input: p.stdout }).on('line', (line) => {
     last = line;
@@ -46,11 +50,11 @@ async function runFlood(serverDir, seeded, name, seconds, drainMs) {
   const env = { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${db}`, BASE_URL: `http://${BENCH_HOST}`, LOG_LEVEL: 'error' };
   const server = start('node', [join(serverDir, 'dist/server.js')], { ...env, OUTBOUND_ALLOW_LOOPBACK: 'true', ...flood.env });
   const helpers = [];
+  const began = performance.now();
   try {
     await waitForPort(port);
     const ms = seconds * 1000;
-    // What a first request builds (route schemas, the OpenAPI document) is not a flood's cost.
-    for (const path of ['/health', '/api/openapi.json', '/health']) await call(port, { path, timeoutMs: 30_000 });
+    await call(port, { path: '/health', timeoutMs: 30_000 }); // the routes A and B use are first built by their setup, before the probe
     const f = { port, a: keys.a, quiet: keys.quiet, links: seeded[flood.db].links, world, until: performance.now() + SETUP_MS };
     const state = await flood.setup?.(f);
     // B is set up (its receiver, link and webhook) before any flood: the click writer reads who hears link.clicked then.
@@ -58,6 +62,7 @@ async function runFlood(serverDir, seeded, name, seconds, drainMs) {
     const ready = new Promise((r) => (isReady = r));
     const victim = child(
       [here('./lib/isolation-victim.mjs'), String(port), keys.b.key, String(ms), String(drainMs), String(seconds >= 5 ? 1000 : 500)],
+      ms + drainMs + HELPER_SPARE_MS,
       (l) => {
         if (l === 'ready') isReady();
       },
@@ -65,13 +70,13 @@ async function runFlood(serverDir, seeded, name, seconds, drainMs) {
     helpers.push(victim);
     victim.result.then(isReady);
     await ready;
-    const probe = child([here('./lib/probe.mjs'), String(port), String(ms)]);
+    const probe = child([here('./lib/probe.mjs'), String(port), String(ms)], ms + HELPER_SPARE_MS);
     helpers.push(probe);
     f.until = performance.now() + ms;
     const seen = await flood.run(f, state);
     const health = (await probe.result) ?? { p50: NaN, p99: NaN, max: NaN, count: 0, errors: 0 };
     const b = (await victim.result) ?? { error: 'the victim printed nothing' };
-    return { name, ...health, b, ...seen };
+    return { name, ...health, b, ...seen, tookS: (performance.now() - began) / 1000 };
   } finally {
     server.kill('SIGKILL'); // a flooded server need not end gracefully
     for (const h of helpers) if (h.exitCode === null) h.kill('SIGKILL');
@@ -103,7 +108,7 @@ function line(r) {
     .join(', ');
   return (
     `isolation ${r.name.padEnd(12)} /health p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms, max ${fmt(r.max, 0)} ms (${r.count} probes, ${r.errors} failed); ` +
-    `${b}; answers ${JSON.stringify(r.statuses)}${extra ? `; ${extra}` : ''}`
+    `${b}; answers ${JSON.stringify(r.statuses)}${extra ? `; ${extra}` : ''} (${fmt(r.tookS)} s)`
   );
 }
 
@@ -118,9 +123,10 @@ export async function benchIsolation(serverDir, seconds, { quick = seconds < 5 }
     const seeded = await seedAll(serverDir, dir, quick);
     const only = process.env.ISOLATION_FLOODS?.split(',');
     for (const name of Object.keys(FLOODS).filter((n) => !only || only.includes(n))) {
-      const r = await runFlood(serverDir, seeded, name, seconds, quick ? 3000 : 15_000);
-      results.push(r);
-      console.log(line(r));
+      // A flood that breaks (a server that never listens, a setup the build refuses) is reported, and counts as the worst.
+      const r = await runFlood(serverDir, seeded, name, seconds, quick ? 3000 : 15_000).catch((err) => ({ name, failed: err.message }));
+      results.push(r.failed ? { ...r, p99: Infinity, b: { maxS: Infinity } } : r);
+      console.log(r.failed ? `isolation ${name.padEnd(12)} FAILED: ${r.failed}` : line(r));
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
