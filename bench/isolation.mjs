@@ -131,7 +131,11 @@ export async function benchIsolation(serverDir, seconds, { quick = seconds < 5 }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const worst = (values) => Math.max(...values.filter(Number.isFinite));
+  // Infinity (a failed flood) counts; NaN (nothing measured) does not.
+  const worst = (values) => {
+    const seen = values.filter((v) => !Number.isNaN(v));
+    return seen.length ? Math.max(...seen) : NaN;
+  };
   const figures = {
     healthP99Ms: worst(results.map((r) => r.p99)),
     deliveryS: worst(results.map((r) => r.b.maxS ?? (r.b.error ? Infinity : NaN))),
