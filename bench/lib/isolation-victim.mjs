@@ -13,7 +13,7 @@ import { BENCH_HOST } from './proc.mjs';
 const [port, durationMs, drainMs, intervalMs] = [2, 4, 5, 6].map((i) => Number(process.argv[i]));
 const key = process.argv[3];
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36';
-/** Pending events: link.created by link id, visits of B's link (oldest first); each with when it was made. */
+/** Pending events: link.created by link id, visits of B's link (oldest first, with the wall clock too); each with when it was made. */
 const created = new Map();
 const visits = [];
 const times = [];
@@ -39,8 +39,11 @@ function arrived(body, link) {
   }
   const items = mentioned(event.data);
   if (event.event === 'link.clicked') {
-    const clicks = items.filter((i) => i.id === link).reduce((n, i) => n + (i.clicks ?? 1), 0) || 1;
-    for (const t of visits.splice(0, clicks)) times.push(now - t);
+    // The clicks it counts for B's link, and at least every visit made before the second its batch was written.
+    const counted = items.filter((i) => i.id === link).reduce((n, i) => n + (i.clicks ?? 0), 0);
+    const written = Date.parse(`${String(event.created).replace(' ', 'T')}Z`);
+    const before = visits.filter((v) => v.wall < written).length;
+    for (const v of visits.splice(0, Math.max(counted, before, 1))) times.push(now - v.at);
     return;
   }
   for (const { id } of items) {
@@ -85,9 +88,10 @@ for (let i = 0; performance.now() < end; i++) {
     const r = await api(port, key, 'POST', '/api/url/add', { url: `${here}/made/${i}` }, Math.max(1000, end - at + drainMs));
     if (r.json?.id) created.set(r.json.id, at);
   } else {
-    visits.push(at);
+    const visit = { at, wall: Date.now() };
+    visits.push(visit);
     const r = await call(port, { path: alias, headers: { host: BENCH_HOST, 'user-agent': BROWSER }, timeoutMs: Math.max(1000, end - at + drainMs) });
-    if (r.status < 300 || r.status >= 400) visits.splice(visits.indexOf(at), 1); // not served as a visit: no event to wait for
+    if (r.status < 300 || r.status >= 400) visits.splice(visits.indexOf(visit), 1); // not served as a visit: no event to wait for
   }
 }
 const sent = times.length + created.size + visits.length;
@@ -96,7 +100,7 @@ while (created.size + visits.length > 0 && performance.now() < drained) await sl
 await checked;
 const now = performance.now();
 const undelivered = created.size + visits.length;
-for (const t of [...created.values(), ...visits]) times.push(now - t);
+for (const t of [...created.values(), ...visits.map((v) => v.at)]) times.push(now - t);
 receiver.closeAllConnections();
 receiver.close();
 const maxS = times.length ? Math.max(...times) / 1000 : null;
