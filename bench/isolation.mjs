@@ -39,6 +39,17 @@ function child(args, lifeMs, onLine = () => {}) {
   return p;
 }
 
+/** Account B's process (bench/lib/isolation-victim.mjs), once it is set up; an event every second (0.5 s in short runs). */
+async function startVictim(port, key, ms, drainMs) {
+  let isReady;
+  const ready = new Promise((r) => (isReady = r));
+  const args = [here('./lib/isolation-victim.mjs'), String(port), key, String(ms), String(drainMs), String(ms >= 5000 ? 1000 : 500)];
+  const victim = child(args, ms + drainMs + HELPER_SPARE_MS, (l) => l === 'ready' && isReady());
+  victim.result.then(isReady);
+  await ready;
+  return victim;
+}
+
 async function runFlood(serverDir, seeded, name, seconds, drainMs) {
   const flood = FLOODS[name];
   if (seeded[flood.db].failed) throw new Error(seeded[flood.db].failed);
@@ -59,18 +70,8 @@ async function runFlood(serverDir, seeded, name, seconds, drainMs) {
     const f = { port, a: keys.a, quiet: keys.quiet, links: seeded[flood.db].links, world, until: performance.now() + SETUP_MS };
     const state = await flood.setup?.(f);
     // B is set up (its receiver, link and webhook) before any flood: the click writer reads who hears link.clicked then.
-    let isReady;
-    const ready = new Promise((r) => (isReady = r));
-    const victim = child(
-      [here('./lib/isolation-victim.mjs'), String(port), keys.b.key, String(ms), String(drainMs), String(seconds >= 5 ? 1000 : 500)],
-      ms + drainMs + HELPER_SPARE_MS,
-      (l) => {
-        if (l === 'ready') isReady();
-      },
-    );
+    const victim = await startVictim(port, keys.b.key, ms, drainMs);
     helpers.push(victim);
-    victim.result.then(isReady);
-    await ready;
     const probe = child([here('./lib/probe.mjs'), String(port), String(ms)], ms + HELPER_SPARE_MS);
     helpers.push(probe);
     f.until = performance.now() + ms;
