@@ -76,7 +76,8 @@ async function runFlood(serverDir, seeded, name, seconds, drainMs) {
     helpers.push(probe);
     f.until = performance.now() + ms;
     const seen = await flood.run(f, state);
-    const health = (await probe.result) ?? { p50: NaN, p99: NaN, max: NaN, count: 0, errors: 0 };
+    // A probe killed while its requests still waited saw the server stall for good: the worst there is.
+    const health = (await probe.result) ?? { p50: Infinity, p99: Infinity, max: Infinity, count: 0, errors: 0 };
     const b = (await victim.result) ?? { error: 'the victim printed nothing' };
     return { name, ...health, b, ...seen, tookS: (performance.now() - began) / 1000 };
   } finally {
