@@ -62,4 +62,4 @@ export async function loop(loops, until, once) {
 }
 
 /** What is left of a flood for one request: to its end and a little more, never less than a second. */
-export const left = (until, grace = 2000) => Math.max(1000, until - performance.now() + grace);
+export const left = (until, grace = 1000) => Math.max(1000, until - performance.now() + grace);
