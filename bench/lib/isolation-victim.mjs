@@ -15,6 +15,7 @@ const key = process.argv[3];
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36';
 /** Pending events: link.created by link id, visits of B's link (oldest first, with the wall clock too); each with when it was made. */
 const created = new Map();
+const early = new Map();
 const visits = [];
 const times = [];
 
@@ -47,9 +48,12 @@ function arrived(body, link) {
     return;
   }
   for (const { id } of items) {
-    if (!created.has(id)) continue;
-    times.push(now - created.get(id));
-    created.delete(id);
+    if (!created.has(id))
+      early.set(id, now); // delivered before its link's answer was read
+    else {
+      times.push(now - created.get(id));
+      created.delete(id);
+    }
   }
 }
 
@@ -86,7 +90,8 @@ for (let i = 0; performance.now() < end; i++) {
   const at = performance.now();
   if (i % 2 === 0) {
     const r = await api(port, key, 'POST', '/api/url/add', { url: `${here}/made/${i}` }, Math.max(1000, end - at + drainMs));
-    if (r.json?.id) created.set(r.json.id, at);
+    if (r.json?.id && early.has(r.json.id)) times.push(early.get(r.json.id) - at);
+    else if (r.json?.id) created.set(r.json.id, at);
   } else {
     const visit = { at, wall: Date.now() };
     visits.push(visit);
