@@ -14,6 +14,7 @@ import { benchAbuse } from './lib/abuse.mjs';
 import { benchPostgres, checkPostgres } from './lib/pg.mjs';
 import { benchStatsLag } from './lib/stats-lag.mjs';
 import { benchKill } from './lib/kill.mjs';
+import { benchIsolation } from './isolation.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const GENERATOR = pickGenerator();
@@ -223,6 +224,8 @@ rmSync(dir, { recursive: true, force: true });
 const imported = benchImport(QUICK ? 5_000 : 50_000);
 // Four floods that once stalled every client, 10 s each (2.5 s quick), against this build: /health p99 under the worst.
 const abuseP99 = await benchAbuse(process.cwd(), QUICK ? 2.5 : 10);
+// One account's floods (issue 38, items 1-6), 10 s each (2 s quick): /health p99 and another account's webhook deliveries.
+const isolation = await benchIsolation(process.cwd(), QUICK ? 2 : 10, { quick: QUICK });
 
 printReport({
   rows,
@@ -238,6 +241,7 @@ printReport({
   connections: STATS_CONNECTIONS,
   imported,
   abuseP99,
+  isolation,
   pg,
   lag,
 });

@@ -21,6 +21,7 @@ export function printReport({
   connections,
   imported,
   abuseP99,
+  isolation,
   pg,
   lag,
 }) {
@@ -76,6 +77,10 @@ export function printReport({
     series_p99_ms: round(series.p99),
     import_per_s: imported.toFixed(0),
     abuse_health_p99_ms: abuseP99.toFixed(1),
+    // Targets 50 ms and 5 s (bench/isolation.mjs); a delivery never made counts as made when the scenario stopped waiting.
+    isolation_health_p99_ms: isolation.healthP99Ms.toFixed(1),
+    isolation_delivery_s: isolation.deliveryS.toFixed(1),
+    isolation_undelivered: isolation.undelivered,
     ...pgKeys(pg),
     ...lagKeys(lag),
   };
