@@ -119,6 +119,16 @@ export const ERRORS = catalogue({
       'account, links, qr, domains, campaigns, channels, pixels, pages or stats.',
     about: 'An API key names a scope that does not exist, or none.',
   },
+  full_key_required: {
+    status: 403,
+    message: 'Changing the password or e-mail by API key needs a full (*) key that does not expire.',
+    about: 'PUT /api/account/update changing the password or e-mail with a key that is scoped or expires.',
+  },
+  current_password_wrong: {
+    status: 403,
+    message: 'Send your current password (currentpassword) to change your password or e-mail.',
+    about: 'PUT /api/account/update from the dashboard changing the password or e-mail without the right currentpassword.',
+  },
   key_name_taken: { status: 409, message: 'You already have an API key with that name.', about: 'Your account has an API key of that name already.' },
   nothing_to_update: { status: 400, message: (fields: string) => `Send ${fields} to update.`, about: 'An update named nothing to change.' },
 

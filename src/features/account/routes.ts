@@ -29,7 +29,10 @@ export const accountRoutes: Feature<{ endSessions: EndSessions }> = async (app, 
         summary: 'Change e-mail and/or password',
         body: AccountUpdateBody,
         response: { 200: OkMessage, ...errorResponses },
-        description: 'A change signs the account out of every dashboard session but the one that made it (all of them when an API key made it).',
+        description:
+          'A change signs the account out of every dashboard session but the one that made it (all of them when an API key made it). ' +
+          'A new e-mail or password needs proof of the account: by API key a full (`*`) key that does not expire (403 `full_key_required`), ' +
+          'from a dashboard session `currentpassword` (403 `current_password_wrong`). Sending the e-mail the account has changes nothing and needs neither.',
       },
     },
     async (req) => {
