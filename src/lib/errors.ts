@@ -129,6 +129,11 @@ export const ERRORS = catalogue({
     message: 'Send your current password (currentpassword) to change your password or e-mail.',
     about: 'PUT /api/account/update from the dashboard changing the password or e-mail without the right currentpassword.',
   },
+  key_limit: {
+    status: 409,
+    message: (max: number) => `Your account has ${max} API keys, the most it may hold. Revoke one (DELETE /api/key/{id}/delete) first.`,
+    about: 'The account holds MAX_KEYS_PER_ACCOUNT live (unexpired) API keys already.',
+  },
   key_name_taken: { status: 409, message: 'You already have an API key with that name.', about: 'Your account has an API key of that name already.' },
   nothing_to_update: { status: 400, message: (fields: string) => `Send ${fields} to update.`, about: 'An update named nothing to change.' },
 
