@@ -127,7 +127,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       scopeRoutes(api);
       observeApi(api, ctx);
       // Account changes end sessions, which the session feature owns: wired here, as session imports account.
-      await api.register(accountRoutes, { ctx, endSessions: (userId, keep) => endOtherSessions(ctx, userId, keep) });
+      await api.register(accountRoutes, { ctx, store, endSessions: (userId, keep) => endOtherSessions(ctx, userId, keep) });
       for (const feature of API_FEATURES) await api.register(feature, { ctx });
       await api.register(healthRoutes, { ctx, checker });
       await api.register(sessionRoutes, { ctx, store });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROOF_LIMIT } from '../src/features/account/proof.js';
 import { formatTimestamp } from '../src/lib/time.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { dashboard, PASSWORD, signedInUser, signIn } from './helpers/session.js';
@@ -51,5 +52,17 @@ describe('issue 38 item 7: a new password or e-mail needs proof of the account',
     const res = await put({ email: moved, password: NEW_PASSWORD, currentpassword: PASSWORD });
     expect(res.status, res.text).toBe(200);
     await signIn(server, moved, NEW_PASSWORD);
+  });
+
+  it(`answers 429 signin_throttled after ${PROOF_LIMIT.max} wrong current passwords of an account, the right one included`, async () => {
+    const user = await signedInUser(server);
+    const put = (currentpassword: string) =>
+      dashboard(server, 'PUT', '/api/account/update', { session: user, body: { password: NEW_PASSWORD, currentpassword } });
+    for (let i = 0; i < PROOF_LIMIT.max; i++) expect((await put(`guess ${i}`)).status).toBe(403);
+    const right = await put(PASSWORD);
+    expect(right.status, right.text).toBe(429);
+    expect(right.body).toMatchObject({ error: 1, code: 'signin_throttled' });
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+    await signIn(server, user.email, PASSWORD); // unchanged, and sign-in is not locked by it
   });
 });

@@ -110,7 +110,8 @@ export const ERRORS = catalogue({
     status: 429,
     message: (seconds: number) => `Too many failed sign-ins. Try again in ${Math.max(Math.ceil(seconds / 60), 1)} minutes.`,
     about:
-      'Too many failed sign-ins from the client, for the account from the client, or for the account from all clients (the hourly ceiling); see Retry-After.',
+      'Too many failed sign-ins from the client, for the account from the client, or for the account from all clients (the hourly ceiling), ' +
+      'or too many wrong current passwords for the account (PUT /api/account/update); see Retry-After.',
   },
   scope_invalid: {
     status: 400,

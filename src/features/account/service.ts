@@ -3,12 +3,13 @@ import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { UserRow } from '../../db/types.js';
 import { fail } from '../../lib/errors.js';
-import { FULL_SCOPE } from '../../lib/scopes.js';
 import { CLI_ACTOR } from '../../http/actor.js';
+import type { RateLimitStore } from '../../http/rate-limit.js';
 import type { Account } from '../../http/types.js';
-import { generateApiKey, hashApiKey, hashPassword, randomToken, verifyPassword } from '../../infra/secrets.js';
+import { generateApiKey, hashApiKey, hashPassword, randomToken } from '../../infra/secrets.js';
 import { nowTimestamp } from '../../lib/time.js';
 import * as repo from './repo.js';
+import { proveOwner } from './proof.js';
 import { replaceDefaultKey } from './keys/service.js';
 import type { Static } from 'typebox';
 import type { AccountSchema } from './schema.js';
@@ -56,18 +57,6 @@ function checkPassword(password: string): string {
 export type EndSessions = (userId: number, keep: string | null) => Promise<unknown>;
 
 /**
- * New credentials take the account over for good (a sign-in then mints any key), so the caller proves it holds it
- * already: an API key must be full (`*`) and never expire, a dashboard session must send the current password.
- */
-async function proveOwner(caller: Account, user: UserRow, currentPassword: string | undefined): Promise<void> {
-  if (caller.key) {
-    if (!caller.key.scopes.includes(FULL_SCOPE) || caller.key.expires !== null) throw fail('full_key_required');
-  } else if (caller.session && !(currentPassword && (await verifyPassword(user.password_hash, currentPassword)))) {
-    throw fail('current_password_wrong');
-  }
-}
-
-/**
  * A new e-mail or password ends every session of the account but the one that made the change (none is kept when
  * an API key made it): whoever signed in with the old credentials is signed out. Answers what changed.
  */
@@ -76,6 +65,7 @@ export async function updateAccount(
   caller: Account,
   input: { email?: string; password?: string; currentpassword?: string },
   endSessions: EndSessions,
+  store: RateLimitStore,
 ): Promise<{ email: boolean; password: boolean }> {
   if (input.email === undefined && input.password === undefined) throw fail('nothing_to_update', 'an email or a password');
   const user = await repo.findUserById(ctx.db, caller.userId);
@@ -83,7 +73,7 @@ export async function updateAccount(
   const changes: { email?: string; password_hash?: string } = {};
   const email = input.email === undefined ? user.email : checkEmail(input.email);
   const password = input.password === undefined ? undefined : checkPassword(input.password);
-  if (email !== user.email || password !== undefined) await proveOwner(caller, user, input.currentpassword);
+  if (email !== user.email || password !== undefined) await proveOwner(store, caller, user, input.currentpassword);
   if (email !== user.email) {
     if (await repo.emailTaken(ctx.db, email, user.id)) throw fail('email_taken');
     changes.email = email;
