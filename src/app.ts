@@ -127,7 +127,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       scopeRoutes(api);
       observeApi(api, ctx);
       // Account changes end sessions, which the session feature owns: wired here, as session imports account.
-      await api.register(accountRoutes, { ctx, endSessions: (userId, keep) => endOtherSessions(ctx, userId, keep) });
+      await api.register(accountRoutes, { ctx, store, endSessions: (userId, keep) => endOtherSessions(ctx, userId, keep) });
       for (const feature of API_FEATURES) await api.register(feature, { ctx });
       await api.register(healthRoutes, { ctx, checker });
       await api.register(sessionRoutes, { ctx, store });
@@ -184,7 +184,8 @@ async function registerDocs(app: App, ctx: AppContext): Promise<void> {
           `its own budget is ${ctx.config.SESSION_RATE_LIMIT_MAX} requests per window). ` +
           'Failures answer `{"error":1,"message":"…","code":"…"}` (codes: see ErrorBody) with 400 (invalid input), 401 (missing or unknown key), ' +
           '404 (unknown id, including ids of other accounts), 409 (name or alias taken), 413 (body over 1 MB; IMPORT_MAX_BYTES for a CSV import), ' +
-          `429 (over ${ctx.config.RATE_LIMIT_MAX} requests per ${ctx.config.RATE_LIMIT_WINDOW_S} s, with Retry-After).`,
+          `429 (over ${ctx.config.RATE_LIMIT_MAX} requests per ${ctx.config.RATE_LIMIT_WINDOW_S} s, or ${ctx.config.ACCOUNT_RATE_LIMIT_MAX} ` +
+          'for all keys of an account together, with Retry-After).',
       },
       servers: [{ url: ctx.config.BASE_URL }],
       components: {

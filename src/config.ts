@@ -47,6 +47,10 @@ const EnvSchema = Type.Object({
   SESSION_MAX_DAYS: Type.Number({ exclusiveMinimum: 0, default: 30 }),
   /** Requests per RATE_LIMIT_WINDOW_S of a signed-in dashboard account (its own budget, not an API key's). */
   SESSION_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 600 }),
+  /** Requests per RATE_LIMIT_WINDOW_S of one account's keys together (its sessions' count too); unset, 10 × RATE_LIMIT_MAX. */
+  ACCOUNT_RATE_LIMIT_MAX: Type.Optional(Type.Integer({ minimum: 1 })),
+  /** Live (unexpired) API keys one account may hold. */
+  MAX_KEYS_PER_ACCOUNT: Type.Integer({ minimum: 1, maximum: 1000, default: 20 }),
   /** The largest CSV file POST /api/urls/import reads, in bytes; a larger one is refused with 413 before it is read. */
   IMPORT_MAX_BYTES: Type.Integer({ minimum: 1024, default: 20 * 1024 * 1024 }),
   /** Seconds between two checks of one link's destinations (with jitter); 0 checks only on request. */
@@ -71,8 +75,10 @@ const EnvSchema = Type.Object({
 
 export type Env = Static<typeof EnvSchema>;
 
-export interface Config extends Omit<Env, 'BASE_URL' | 'DOMAIN_DNS_TARGETS' | 'DASHBOARD_URL' | 'CLICK_JOURNAL_DIR'> {
+export interface Config extends Omit<Env, 'BASE_URL' | 'DOMAIN_DNS_TARGETS' | 'DASHBOARD_URL' | 'CLICK_JOURNAL_DIR' | 'ACCOUNT_RATE_LIMIT_MAX'> {
   BASE_URL: string;
+  /** One account's budget over all its keys (ACCOUNT_RATE_LIMIT_MAX, or its default). */
+  ACCOUNT_RATE_LIMIT_MAX: number;
   /** Origin of the dashboard: DASHBOARD_URL's, else BASE_URL's. Sessions are only accepted there. */
   DASHBOARD_ORIGIN: string;
   /** Canonical host of DASHBOARD_ORIGIN (lib/hosts.ts). */
@@ -133,6 +139,8 @@ function finish(env: Env): Config {
       .filter(Boolean),
     DIALECT: dialect,
     LINK_CACHE_TTL_S: env.LINK_CACHE_TTL_S ?? defaultTtl,
+    // Ten keys' worth: half of what MAX_KEYS_PER_ACCOUNT keys would have alone, and it follows a raised RATE_LIMIT_MAX.
+    ACCOUNT_RATE_LIMIT_MAX: env.ACCOUNT_RATE_LIMIT_MAX ?? 10 * env.RATE_LIMIT_MAX,
     CLICK_JOURNAL_DIR: journalRoot(env.CLICK_JOURNAL_DIR, env.DATABASE_URL, dialect),
     METRICS: env.METRICS_TOKEN !== undefined || env.METRICS_PORT !== undefined,
   };

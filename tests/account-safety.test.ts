@@ -37,7 +37,7 @@ describe('a password or e-mail change', () => {
     it(`by a dashboard session ends every other session of the account, not that one (${what})`, async () => {
       const one = await signedInUser(server);
       const two = await signIn(server, one.email);
-      const res = await dashboard(server, 'PUT', '/api/account/update', { session: one, body: change() });
+      const res = await dashboard(server, 'PUT', '/api/account/update', { session: one, body: { ...change(), currentpassword: PASSWORD } });
       expect(res.body).toMatchObject({ error: 0 });
       expect([await alive(one), await alive(two)]).toEqual([200, 401]);
       // The API key is not a session: it keeps working.

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { fail, failLater } from '../lib/errors.js';
+import { fail } from '../lib/errors.js';
 import { normalizeHost } from '../lib/hosts.js';
 import { grants } from '../lib/scopes.js';
 import { constantTimeEqual } from '../infra/secrets.js';
-import { rateCharger } from './rate-budget.js';
+import { countRequest, rateCharger, type Budget } from './rate-budget.js';
 import type { RateLimitStore } from './rate-limit.js';
 import type { Account, GateConfig } from './types.js';
 
@@ -34,11 +34,10 @@ export interface SessionLookup {
   expiredCookies(path: string): string[];
 }
 
-/** Who is calling and which budget it counts against. */
+/** Who is calling and which budgets it counts against: its own, then (signed in) its account's over all its keys and sessions. */
 interface Caller {
   account: Account | null;
-  bucket: string;
-  max: number;
+  budgets: Budget[];
   /** A session cookie came but names no live session. */
   deadSession: boolean;
   /** Several session cookies came: none is taken. */
@@ -49,7 +48,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 /**
  * The /api gate: finds the caller (an API key first, else a session cookie on the dashboard's host), counts the
- * request against its window (per key, per session account with its own larger budget, or per IP), sets the
+ * request against its window (per key, per session account with its own larger budget, or per IP) and a signed-in
+ * caller's against its account's too (ACCOUNT_RATE_LIMIT_MAX over all its keys; sessions count there), sets the
  * rate-limit headers on every answer, then refuses or admits. Session requests must come from the dashboard's
  * origin, and those that change something must carry the session's X-CSRF-Token. An API key must hold the route's
  * scope (config.scope, see http/scopes.ts).
@@ -57,34 +57,36 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
 export function apiGate(ctx: AppContext, store: RateLimitStore, accountByKey: KeyLookup, sessions: SessionLookup) {
   const windowMs = ctx.config.RATE_LIMIT_WINDOW_S * 1000;
   const onDashboard = (req: FastifyRequest) => normalizeHost(req.host) === ctx.config.DASHBOARD_HOST;
+  const byIp = (req: FastifyRequest): Budget[] => [{ bucket: `ip:${req.ip}`, max: ctx.config.RATE_LIMIT_MAX }];
+  // A session's requests count against its account's budget but are refused by their own only: a leaked or runaway
+  // key never locks its owner out of the dashboard, where it is revoked.
+  const signedIn = (account: Account, own: Budget): Caller => ({
+    account,
+    budgets: [own, { bucket: `account:${account.userId}`, max: account.session ? Infinity : ctx.config.ACCOUNT_RATE_LIMIT_MAX }],
+    deadSession: false,
+  });
   const identify = async (req: FastifyRequest): Promise<Caller> => {
     const key = extractApiKey(req.headers.authorization);
     if (key) {
       const account = await accountByKey(key);
-      if (account) return { account, bucket: `key:${account.keyHash}`, max: ctx.config.RATE_LIMIT_MAX, deadSession: false };
+      if (account) return signedIn(account, { bucket: `key:${account.keyHash}`, max: ctx.config.RATE_LIMIT_MAX });
     }
     const token = !key && onDashboard(req) ? sessions.tokenOf(req.headers.cookie) : null;
-    if (token === AMBIGUOUS_SESSION)
-      return { account: null, bucket: `ip:${req.ip}`, max: ctx.config.RATE_LIMIT_MAX, deadSession: false, ambiguous: true };
+    if (token === AMBIGUOUS_SESSION) return { account: null, budgets: byIp(req), deadSession: false, ambiguous: true };
     const account = token ? await sessions.accountOf(token) : null;
-    if (account) return { account, bucket: `session:${account.userId}`, max: ctx.config.SESSION_RATE_LIMIT_MAX, deadSession: false };
-    return { account: null, bucket: `ip:${req.ip}`, max: ctx.config.RATE_LIMIT_MAX, deadSession: token !== null };
+    if (account) return signedIn(account, { bucket: `session:${account.userId}`, max: ctx.config.SESSION_RATE_LIMIT_MAX });
+    return { account: null, budgets: byIp(req), deadSession: token !== null };
   };
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const route = (req.routeOptions.config ?? {}) as GateConfig;
     if (route.dashboard && !onDashboard(req)) throw fail('endpoint_not_found');
     const caller = await identify(req);
-    const now = Date.now();
-    const state = await store.hit(caller.bucket, windowMs, now);
-    reply.header('X-RateLimit-Limit', caller.max);
-    reply.header('X-RateLimit-Remaining', Math.max(caller.max - state.count, 0));
-    reply.header('X-RateLimit-Reset', Math.ceil(state.resetAt / 1000));
-    if (state.count > caller.max) throw failLater('rate_limited', Math.max(Math.ceil((state.resetAt - now) / 1000), 1));
+    await countRequest(store, caller.budgets, windowMs, reply);
     if ((caller.account?.session || route.dashboard) && !sameOrigin(req, ctx.config.DASHBOARD_ORIGIN)) throw fail('csrf_invalid');
     req.account = caller.account;
     // Expired on any answer, sign-in included, so the next request carries one session cookie at most.
     if (caller.ambiguous) reply.header('set-cookie', sessions.expiredCookies(req.url.split('?')[0]!));
-    req.chargeUnits = rateCharger(store, caller, windowMs, reply);
+    req.chargeUnits = rateCharger(store, caller.budgets, windowMs, reply);
     // Sign-in and setup act with no session, so a live one's token is not asked for (their Origin was checked).
     if (route.auth === 'none') return;
     const session = caller.account?.session;

@@ -1,6 +1,7 @@
 import type { RouteOptions } from 'fastify';
-import type { Scope, ScopeArea } from '../lib/scopes.js';
-import type { App, GateConfig } from './types.js';
+import { fail } from '../lib/errors.js';
+import { grants, type Scope, type ScopeArea } from '../lib/scopes.js';
+import type { Account, App, GateConfig } from './types.js';
 
 /** The API area of each OpenAPI tag: a route's tag says which scope guards it. */
 const AREA_OF_TAG: Record<string, ScopeArea> = {
@@ -55,4 +56,12 @@ export function scopeRoutes(api: App): void {
     }
     route.schema = schema;
   });
+}
+
+/**
+ * For a request that, by what it asks, does what another endpoint guards with `scope`: an API key must hold that
+ * scope as well (403 `scope_missing`, as the gate answers); a dashboard session holds every scope.
+ */
+export function requireScope(account: Account, scope: Scope): void {
+  if (account.key && !grants(account.key.scopes, scope)) throw fail('scope_missing', scope);
 }

@@ -110,7 +110,8 @@ export const ERRORS = catalogue({
     status: 429,
     message: (seconds: number) => `Too many failed sign-ins. Try again in ${Math.max(Math.ceil(seconds / 60), 1)} minutes.`,
     about:
-      'Too many failed sign-ins from the client, for the account from the client, or for the account from all clients (the hourly ceiling); see Retry-After.',
+      'Too many failed sign-ins from the client, for the account from the client, or for the account from all clients (the hourly ceiling), ' +
+      'or too many wrong current passwords for the account (PUT /api/account/update); see Retry-After.',
   },
   scope_invalid: {
     status: 400,
@@ -118,6 +119,21 @@ export const ERRORS = catalogue({
       `${value ? `Unknown scope "${value}"` : 'Name at least one scope'}: use * or <area>:read / <area>:write for ` +
       'account, links, qr, domains, campaigns, channels, pixels, pages or stats.',
     about: 'An API key names a scope that does not exist, or none.',
+  },
+  full_key_required: {
+    status: 403,
+    message: 'Changing the password or e-mail by API key needs a full (*) key that does not expire.',
+    about: 'PUT /api/account/update changing the password or e-mail with a key that is scoped or expires.',
+  },
+  current_password_wrong: {
+    status: 403,
+    message: 'Send your current password (currentpassword) to change your password or e-mail.',
+    about: 'PUT /api/account/update from the dashboard changing the password or e-mail without the right currentpassword.',
+  },
+  key_limit: {
+    status: 409,
+    message: (max: number) => `Your account has ${max} API keys, the most it may hold. Revoke one (DELETE /api/key/{id}/delete) first.`,
+    about: 'The account holds MAX_KEYS_PER_ACCOUNT live (unexpired) API keys already.',
   },
   key_name_taken: { status: 409, message: 'You already have an API key with that name.', about: 'Your account has an API key of that name already.' },
   nothing_to_update: { status: 400, message: (fields: string) => `Send ${fields} to update.`, about: 'An update named nothing to change.' },

@@ -1,12 +1,13 @@
 import { actorOf } from '../../http/actor.js';
 import { errorResponses, ok, OkMessage } from '../../http/envelopes.js';
+import type { RateLimitStore } from '../../http/rate-limit.js';
 import { accountOf, type GateConfig, type Feature } from '../../http/types.js';
 import { AccountResponse, AccountUpdateBody, ApiKeyResponse } from './schema.js';
 import { getAccount, updateAccount, type EndSessions } from './service.js';
 import { recordAccountUpdate } from './activity/service.js';
 import { replaceDefaultKey } from './keys/service.js';
 
-export const accountRoutes: Feature<{ endSessions: EndSessions }> = async (app, { ctx, endSessions }) => {
+export const accountRoutes: Feature<{ endSessions: EndSessions; store: RateLimitStore }> = async (app, { ctx, endSessions, store }) => {
   const read = { tags: ['account'], response: { 200: AccountResponse, ...errorResponses } };
   app.get('/account', { schema: { ...read, summary: 'The account that owns the API key' } }, async (req) => ({
     error: 0 as const,
@@ -29,11 +30,14 @@ export const accountRoutes: Feature<{ endSessions: EndSessions }> = async (app, 
         summary: 'Change e-mail and/or password',
         body: AccountUpdateBody,
         response: { 200: OkMessage, ...errorResponses },
-        description: 'A change signs the account out of every dashboard session but the one that made it (all of them when an API key made it).',
+        description:
+          'A change signs the account out of every dashboard session but the one that made it (all of them when an API key made it). ' +
+          'A new e-mail or password needs proof of the account: by API key a full (`*`) key that does not expire (403 `full_key_required`), ' +
+          'from a dashboard session `currentpassword` (403 `current_password_wrong`; after 10 wrong ones in 15 minutes 429 `signin_throttled`). Sending the e-mail the account has changes nothing and needs neither.',
       },
     },
     async (req) => {
-      const changed = await updateAccount(ctx, accountOf(req), req.body, endSessions);
+      const changed = await updateAccount(ctx, accountOf(req), req.body, endSessions, store);
       await recordAccountUpdate(ctx, accountOf(req).userId, changed, actorOf(req));
       return ok('Account has been successfully updated.');
     },

@@ -15,6 +15,9 @@ export const AccountResponse = Type.Object({ error: Type.Literal(0), data: Accou
 export const AccountUpdateBody = Type.Object({
   email: Type.Optional(Type.String()),
   password: Type.Optional(Type.String({ description: 'At least 8 characters' })),
+  currentpassword: Type.Optional(
+    Type.String({ description: "The account's password now: needed from a dashboard session to change the e-mail or password" }),
+  ),
 });
 
 export const ApiKeyResponse = Type.Object({

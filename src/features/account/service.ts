@@ -4,10 +4,12 @@ import { isUniqueViolation } from '../../db/dialect.js';
 import type { UserRow } from '../../db/types.js';
 import { fail } from '../../lib/errors.js';
 import { CLI_ACTOR } from '../../http/actor.js';
+import type { RateLimitStore } from '../../http/rate-limit.js';
 import type { Account } from '../../http/types.js';
 import { generateApiKey, hashApiKey, hashPassword, randomToken } from '../../infra/secrets.js';
 import { nowTimestamp } from '../../lib/time.js';
 import * as repo from './repo.js';
+import { proveOwner } from './proof.js';
 import { replaceDefaultKey } from './keys/service.js';
 import type { Static } from 'typebox';
 import type { AccountSchema } from './schema.js';
@@ -61,19 +63,22 @@ export type EndSessions = (userId: number, keep: string | null) => Promise<unkno
 export async function updateAccount(
   ctx: AppContext,
   caller: Account,
-  input: { email?: string; password?: string },
+  input: { email?: string; password?: string; currentpassword?: string },
   endSessions: EndSessions,
+  store: RateLimitStore,
 ): Promise<{ email: boolean; password: boolean }> {
   if (input.email === undefined && input.password === undefined) throw fail('nothing_to_update', 'an email or a password');
   const user = await repo.findUserById(ctx.db, caller.userId);
   if (!user) throw fail('not_found', 'User');
   const changes: { email?: string; password_hash?: string } = {};
   const email = input.email === undefined ? user.email : checkEmail(input.email);
+  const password = input.password === undefined ? undefined : checkPassword(input.password);
+  if (email !== user.email || password !== undefined) await proveOwner(store, caller, user, input.currentpassword);
   if (email !== user.email) {
     if (await repo.emailTaken(ctx.db, email, user.id)) throw fail('email_taken');
     changes.email = email;
   }
-  if (input.password !== undefined) changes.password_hash = await hashPassword(checkPassword(input.password));
+  if (password !== undefined) changes.password_hash = await hashPassword(password);
   const changed = { email: changes.email !== undefined, password: changes.password_hash !== undefined };
   if (!changed.email && !changed.password) return changed;
   try {

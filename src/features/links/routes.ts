@@ -1,4 +1,5 @@
 import { errorResponses, IdParam, ok, OkMessage } from '../../http/envelopes.js';
+import { requireScope } from '../../http/scopes.js';
 import { accountOf, type Feature } from '../../http/types.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { bodyChecker } from '../../http/validation.js';
@@ -24,6 +25,8 @@ import {
 import { addLink, deleteLink, getLink, listLinks, updateLink } from './service.js';
 
 const tags = ['links'];
+/** What the per-link assign of each bulk action needs, so the bulk door asks the same. */
+const ASSIGN_SCOPE = { campaign: 'campaigns:write', channel: 'channels:write' } as const;
 
 const WRITE_RULES =
   'Long URLs must be http or https (javascript:, data:, file:, ftp: are refused), at most 8192 characters; internationalized URLs are accepted. ' +
@@ -61,7 +64,7 @@ export const linkRoutes: Feature = async (app, { ctx }) => {
         description:
           'Extension: with `from` and/or `to` (`YYYY-MM-DD`, UTC, both included; default the first and the last day), `clicks` and ' +
           "`uniqueClicks` count that range only, summed from the link's click series (see GET /api/url/{id}/clicks: clicks before the series " +
-          'existed are not in it). The label maps (countries, referrers, browsers, OSes, social networks) are kept as running totals, not per ' +
+          'existed are not in it); an API key needs `stats:read` as well to send them (403 `scope_missing`). The label maps (countries, referrers, browsers, OSes, social networks) are kept as running totals, not per ' +
           'day, so they always cover all time. ' +
           'Extension: `details` also carries what `POST /api/url/add` takes, in its shapes: `custom`, `domain` (null: the default one), `type` ' +
           '(a splash page id or `overlay-{id}` as add takes it), `password` (a boolean: the password is never returned), `geotarget`, ' +
@@ -73,7 +76,11 @@ export const linkRoutes: Feature = async (app, { ctx }) => {
         response: { 200: LinkDetail, ...errorResponses },
       },
     },
-    async (req) => getLink(ctx, accountOf(req).userId, req.params.id, req.query),
+    async (req) => {
+      // A range reads the per-day series, which GET /api/url/{id}/clicks guards with stats:read.
+      if (req.query.from !== undefined || req.query.to !== undefined) requireScope(accountOf(req), 'stats:read');
+      return getLink(ctx, accountOf(req).userId, req.params.id, req.query);
+    },
   );
 
   app.post(
@@ -123,12 +130,16 @@ export const linkRoutes: Feature = async (app, { ctx }) => {
           'Each link is changed as `DELETE /api/url/{id}/delete`, `POST /api/campaign/{id}/assign/{linkid}` or ' +
           '`POST /api/channel/{id}/assign/links/{linkid}` would; the answer lists one result per link, oldest first, as `urls/bulk` does, with its `id`. ' +
           `At most ${MAX_BULK_APPLY} links per request: a filter matching more is refused whole with 400 \`bulk_too_large\` before any link changes. ` +
-          'A filter, campaign or channel that is not yours answers 404 `not_found`.',
+          'A filter, campaign or channel that is not yours answers 404 `not_found`. An API key also needs `campaigns:write` for `campaign` ' +
+          'and `channels:write` for `channel`, as the per-link assign does (403 `scope_missing`).',
         body: BulkApplyBody,
         response: { 200: BulkApplied, ...errorResponses },
       },
     },
-    async (req) => applyToMatching(ctx, accountOf(req).userId, req.body),
+    async (req) => {
+      if (req.body.action !== 'delete') requireScope(accountOf(req), ASSIGN_SCOPE[req.body.action]);
+      return applyToMatching(ctx, accountOf(req).userId, req.body);
+    },
   );
 
   app.put(

@@ -1,4 +1,5 @@
 import type { Db } from '../../../db/connect.js';
+import { isPostgres } from '../../../db/dialect.js';
 import type { ApiKeyRow } from '../../../db/types.js';
 
 export type NewKey = Omit<ApiKeyRow, 'id' | 'last_used_at'>;
@@ -27,6 +28,25 @@ export function findKey(db: Db, userId: number, id: number): Promise<ApiKeyRow |
 /** An account's keys, oldest first. */
 export function listKeys(db: Db, userId: number): Promise<ApiKeyRow[]> {
   return db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+}
+
+/** The account's keys that still work at `now` (revoked keys are deleted; expired ones stay until revoked). */
+export async function countLiveKeys(db: Db, userId: number, now: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Holds the account's row until the transaction ends, so two key creations of one account count each other's key.
+ * PostgreSQL only: SQLite transactions here begin IMMEDIATE, holding the database's write lock already.
+ */
+export async function lockAccount(trx: Db, userId: number): Promise<void> {
+  if (isPostgres(trx)) await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
 }
 
 export async function deleteKey(db: Db, userId: number, id: number): Promise<boolean> {

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../../context.js';
+import type { Db } from '../../../db/connect.js';
 import { isUniqueViolation } from '../../../db/dialect.js';
 import type { ApiKeyRow } from '../../../db/types.js';
 import type { Actor } from '../../../http/actor.js';
@@ -93,6 +94,16 @@ function checkCreator(creator: ApiKeyRef | undefined, scopes: Scope[], expires: 
   }
 }
 
+/**
+ * Each key has its own rate budget, so an account may hold MAX_KEYS_PER_ACCOUNT live keys at most (expired ones
+ * do not count). Run in the transaction that inserts the key, with the account locked against a concurrent one.
+ */
+async function checkRoom(ctx: AppContext, trx: Db, userId: number): Promise<void> {
+  await repo.lockAccount(trx, userId);
+  const max = ctx.config.MAX_KEYS_PER_ACCOUNT;
+  if ((await repo.countLiveKeys(trx, userId, nowTimestamp())) >= max) throw fail('key_limit', max);
+}
+
 /** A new key for the account; the secret is returned this once and only its hash is kept. */
 export async function createApiKey(
   ctx: AppContext,
@@ -107,13 +118,17 @@ export async function createApiKey(
   checkCreator(creator, scopes, expires);
   const key = generateApiKey();
   try {
-    const id = await repo.insertKey(ctx.db, {
-      user_id: userId,
-      name,
-      key_hash: hashApiKey(key),
-      scopes: JSON.stringify(scopes),
-      created_at: nowTimestamp(),
-      expires_at: expires,
+    const id = await ctx.db.transaction().execute(async (trx) => {
+      await checkRoom(ctx, trx, userId);
+      const row = {
+        user_id: userId,
+        name,
+        key_hash: hashApiKey(key),
+        scopes: JSON.stringify(scopes),
+        created_at: nowTimestamp(),
+        expires_at: expires,
+      };
+      return repo.insertKey(trx, row);
     });
     await recordActivity(ctx, userId, 'key_created', actor);
     return { id, key };
@@ -137,6 +152,7 @@ export async function replaceDefaultKey(ctx: AppContext, userId: number, actor: 
   const key = generateApiKey();
   await ctx.db.transaction().execute(async (trx) => {
     await repo.deleteKeyNamed(trx, userId, repo.DEFAULT_KEY);
+    await checkRoom(ctx, trx, userId);
     await repo.insertKey(trx, repo.defaultKeyRow(userId, hashApiKey(key), nowTimestamp()));
   });
   await recordActivity(ctx, userId, 'key_created', actor);

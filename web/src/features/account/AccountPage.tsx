@@ -29,10 +29,19 @@ function Profile({ account }: { account: Account }) {
   const client = useQueryClient();
   const [email, setEmail] = useState(account.email);
   const [password, setPassword] = useState('');
+  const [current, setCurrent] = useState('');
+  // The server asks for the current password whenever the e-mail or password changes.
+  const changing = password !== '' || email.trim() !== account.email;
   const save = useMutation({
-    mutationFn: () => api.put<{ message: string }>('/account/update', { email, ...(password ? { password } : {}) }),
+    mutationFn: () =>
+      api.put<{ message: string }>('/account/update', {
+        email,
+        ...(password ? { password } : {}),
+        ...(changing ? { currentpassword: current } : {}),
+      }),
     onSuccess: async () => {
       setPassword('');
+      setCurrent('');
       await client.invalidateQueries({ queryKey: ['account'] });
       await client.invalidateQueries({ queryKey: SESSION_KEY });
     },
@@ -59,6 +68,17 @@ function Profile({ account }: { account: Account }) {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           aria-describedby="account-password-hint"
+        />
+      </Field>
+      <Field id="account-current" label="Current password" hint="Needed to change the e-mail or the password.">
+        <input
+          id="account-current"
+          type="password"
+          autoComplete="current-password"
+          required={changing}
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+          aria-describedby="account-current-hint"
         />
       </Field>
       <ErrorNote error={save.error} />
