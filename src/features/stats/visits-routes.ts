@@ -7,7 +7,7 @@ import { actorOf } from '../../http/actor.js';
 import { recordActivity } from '../account/activity/service.js';
 import { CSV_FORMULA_RULE } from '../../lib/csv-cells.js';
 import { listEnvelope, PageQuery } from '../../lib/pagination.js';
-import { EXPORT_COLUMNS, exportAccountVisits, exportTargetVisits, LATEST_PACKS, latestVisits, listVisits } from './visits-service.js';
+import { EXPORT_COLUMNS, exportAccountVisits, exportTargetVisits, latestVisits, listVisits } from './visits-service.js';
 import { LatestVisitsQuery, LatestVisitsResponse, VisitList } from './visits-schema.js';
 
 const LOG =
@@ -18,9 +18,7 @@ const EXPORT =
   `as it is read, as an attachment. ${CSV_FORMULA_RULE}`;
 const LATEST =
   'The latest visits of all your links and QR codes together, newest first, each naming what was visited (`type`, ' +
-  '`id`, `name`, and for links `shorturl`). The log has no index by account: it is read back from its newest entries, ' +
-  `${LATEST_PACKS.toLocaleString('en')} packs at most (a pack holds one link's or QR code's visits of one write batch, about a second, ` +
-  "of every account), so an account whose visits are older than that lists fewer or none; a link's or QR code's own list has no such bound.";
+  "`id`, `name`, and for links `shorturl`), read through the log's index by account.";
 const tags = ['stats'];
 const Csv = { description: 'The visits as CSV', content: { 'text/csv': { schema: Type.String() } } };
 

@@ -1,4 +1,5 @@
 import { pipeline, Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Static } from 'typebox';
 import type { AppContext } from '../../context.js';
 import type { TargetKind } from '../../db/types.js';
@@ -8,7 +9,7 @@ import { listData, toPage } from '../../lib/pagination.js';
 import { shortUrl } from '../../lib/short-url.js';
 import { formatTimestamp } from '../../lib/time.js';
 import { dayRange } from './series-buckets.js';
-import { accountTargets, owns } from './targets.js';
+import { owns } from './targets.js';
 import { statsTargets } from './ports.js';
 import { unpack, type LoggedVisit } from '../../clicks/visit-log.js';
 import { LATEST_DEFAULT, type VisitEntry as VisitEntrySchema } from './visits-schema.js';
@@ -54,8 +55,6 @@ export const EXPORT_COLUMNS = ['date', 'type', 'id', 'country', 'referrer', 'bro
 const UNBOUNDED = 2_147_483_647;
 /** Packs read per query while exporting: the export holds one page of packs at a time, whatever the log's size. */
 const PAGE = 200;
-/** Pack ids of the log's primary key read per step of an account export. */
-const WINDOW = 1_000;
 
 const csvRow = (v: LoggedVisit) => [
   formatTimestamp(new Date(v.at * 1000)),
@@ -91,6 +90,7 @@ export async function exportTargetVisits(ctx: AppContext, userId: number, kind: 
       const last = packs[packs.length - 1];
       if (packs.length < PAGE || !last?.prev) return;
       from = last.prev;
+      await nextTurn();
     }
   }
   return csvOf(pages());
@@ -103,37 +103,37 @@ export async function exportAccountVisits(ctx: AppContext, userId: number, query
   const toAt = days ? (days.to + 1) * 86_400 : Number.MAX_SAFE_INTEGER;
   async function* pages() {
     const inRange = (v: LoggedVisit) => v.at >= fromAt && v.at < toAt;
-    for await (const packs of accountWindows(ctx, userId, fromAt, toAt)) if (packs.length > 0) yield packs.flatMap(unpack).filter(inRange);
+    for await (const packs of accountPages(ctx, userId, fromAt, toAt)) if (packs.length > 0) yield packs.flatMap(unpack).filter(inRange);
   }
   return csvOf(pages());
 }
 
-/** The account's packs one window of WINDOW pack ids at a time, down the log from its newest pack. */
-async function* accountWindows(ctx: AppContext, userId: number, fromAt = 0, toAt = Number.MAX_SAFE_INTEGER) {
-  for (let to = (await repo.newestPackId(ctx.db)) + 1; to > 0; to -= WINDOW) {
-    yield await repo.accountPacksIn(ctx.db, accountTargets(userId), Math.max(0, to - WINDOW), to, fromAt, toAt);
+/**
+ * The account's packs that may hold visits served in seconds [fromAt, toAt), PAGE at a time, newest first, read
+ * through the log's index by owner: the walk costs the account's own packs in the range, never the whole log,
+ * and gives the loop a turn between pages (docs/decisions/0014-visit-packs-by-owner.md).
+ */
+async function* accountPages(ctx: AppContext, userId: number, fromAt = 0, toAt = Number.MAX_SAFE_INTEGER) {
+  let below: repo.OwnerCursor | undefined;
+  for (;;) {
+    const packs = await repo.ownerPacks(ctx.db, userId, { fromAt, toAt, below }, PAGE);
+    if (packs.length > 0) yield packs;
+    const last = packs[packs.length - 1];
+    if (!last || packs.length < PAGE) return;
+    below = { at: last.at, id: last.id };
+    await nextTurn();
   }
 }
-
-/**
- * Windows of WINDOW pack ids the account's latest visits are looked for in, newest first: the log has no index
- * by account, so an account with no visit among the newest LATEST_WINDOWS × WINDOW packs of the whole log
- * lists fewer visits or none, and a small account in a busy log costs a bounded read.
- */
-export const LATEST_WINDOWS = 20;
-/** The most packs of the log one latest-visits answer reads. */
-export const LATEST_PACKS = LATEST_WINDOWS * WINDOW;
 
 /** The account's latest visits across its links and QR codes, newest first, each naming what was visited. */
 export async function latestVisits(ctx: AppContext, userId: number, query: { limit?: number }) {
   const limit = query.limit ?? LATEST_DEFAULT;
   const found: LoggedVisit[] = [];
-  let windows = 0;
-  for await (const packs of accountWindows(ctx, userId)) {
+  for await (const packs of accountPages(ctx, userId)) {
     found.push(...packs.flatMap(unpack));
-    if (found.length >= limit || ++windows === LATEST_WINDOWS) break;
+    if (found.length >= limit) break;
   }
-  // Packs are in write order, and one batch's packs overlap in time: sorting (stable) puts each visit in its place.
+  // One batch's packs overlap in time: sorting (stable) puts each visit in its place.
   const visits = found.sort((a, b) => b.at - a.at).slice(0, limit);
   const ids = (kind: TargetKind) => [...new Set(visits.filter((v) => v.target_kind === kind).map((v) => v.target_id))];
   const names = await targetNames(ctx, userId, ids('link'), ids('qr'));
