@@ -92,3 +92,102 @@ describe('account visit export (issue 38, item 2)', () => {
     expect(await packQueries(async () => expect(await exported('/api/visits/export?from=2026-09-01&to=2026-09-30')).toEqual([]))).toBe(1);
   });
 });
+
+/** A pack of `n` visits a second apart from `at` (seconds 0…n-1), one label set: a log deeper than pages go, in one row. */
+function bigPack(link: { id: number }, at: string, n: number) {
+  const codes = Buffer.alloc(n * 10);
+  for (let v = 0; v < n; v++) codes.writeUInt32LE(v, v * 4);
+  for (let v = 0; v < n; v++) codes.set([0, 1, 2, 3, 4, 5], n * 4 + v * 6);
+  const labels = JSON.stringify(['Germany', 'direct', 'Chrome', 'Windows', 'desktop', 'default']);
+  return { target_kind: 'link' as const, target_id: link.id, at: Date.parse(at) / 1000, n, labels, codes };
+}
+
+/** A link whose log holds one real visit and then, newer, DEEP more in one pack chained on as the writer would. */
+async function deepLink() {
+  const link = await addLink();
+  await visitAt('2026-09-01T00:00:00Z', link.path, [C]);
+  await t.server.ctx.clicks.flush();
+  const { db } = t.server.ctx;
+  const big = await db
+    .insertInto('visit_packs')
+    .values(bigPack(link, '2026-09-02T00:00:00Z', DEEP))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  // The summary row's trigger chains the replaced pack as the new one's `prev` (src/db/migrations/0007).
+  await db
+    .updateTable('click_summaries')
+    .set((eb) => ({ visit_pack: Number(big.id), visit_count: eb('visit_count', '+', DEEP) }))
+    .where('target_kind', '=', 'link')
+    .where('target_id', '=', link.id)
+    .execute();
+  return link;
+}
+
+const DEEP = 10_500;
+const visitsPath = (link: { id: number }, query: string) => `/api/url/${link.id}/visits?${query}`;
+
+async function visitPage(link: { id: number }, query: string) {
+  const res = await t.server.call('GET', visitsPath(link, query), { key: t.key });
+  expect(res.status, res.text).toBe(200);
+  return res.body.data as { result: number; currentpage: number; nextpage: number; before: string | null; visits: Array<{ date: string }> };
+}
+
+describe('deep pages of a visit log (issue 38, item 6)', () => {
+  it('refuses a numbered page past 10,000 visits deep with visits_page_too_deep, and walks on with before=', async () => {
+    const link = await deepLink();
+    const deep = await t.server.call('GET', visitsPath(link, 'limit=1000&page=11'), { key: t.key });
+    expect(deep.status).toBe(400);
+    expect(deep.body).toMatchObject({ error: 1, code: 'visits_page_too_deep' });
+    expect(deep.body.message).toContain('before=');
+
+    const tenth = await visitPage(link, 'limit=1000&page=10');
+    expect(tenth.visits).toHaveLength(1000);
+    // Each page's cursor gives the next one: the same visits as the numbered pages, then on to the log's end.
+    const walked: string[] = [];
+    let cursor: string | null = (await visitPage(link, 'limit=1000')).before;
+    let pages = 1;
+    walked.push(...(await visitPage(link, 'limit=1000')).visits.map((v) => v.date));
+    while (cursor !== null) {
+      const page = await visitPage(link, `limit=1000&before=${cursor}`);
+      expect(page).toMatchObject({ result: DEEP + 1, currentpage: 0, nextpage: 0 });
+      walked.push(...page.visits.map((v) => v.date));
+      if (++pages === 10) expect(page.visits).toEqual(tenth.visits);
+      cursor = page.before;
+    }
+    expect(pages).toBe(11);
+    expect(walked).toHaveLength(DEEP + 1);
+    expect(walked.at(-1)).toBe('2026-09-01 00:00:00');
+    expect(walked).toEqual([...walked].sort().reverse());
+  }, 30_000);
+
+  it('keeps a cursor on its place as visits arrive, and answers a cursor of another link with nothing', async () => {
+    const link = await addLink();
+    await visitAt('2026-09-05T10:00:00Z', link.path, [A, C]);
+    await t.server.ctx.clicks.flush();
+    const first = await visitPage(link, 'limit=1');
+    expect(first.before).toMatch(/^\d+-\d+$/);
+    await visitAt('2026-09-05T11:00:00Z', link.path, [C]);
+    await t.server.ctx.clicks.flush();
+    const next = await visitPage(link, `limit=5&before=${first.before}`);
+    expect(next.visits.map((v) => v.date)).toEqual(['2026-09-05 10:00:00']);
+    expect(next.before).toBeNull();
+    expect(first.visits.map((v) => v.date)).toEqual(['2026-09-05 10:00:00']);
+
+    const mine = await addLink();
+    expect((await visitPage(mine, `before=${first.before}`)).visits).toEqual([]);
+    for (const query of ['before=x', 'before=1', 'before=1-2-3', `page=2&before=${first.before}`]) {
+      const res = await t.server.call('GET', visitsPath(link, query), { key: t.key });
+      expect(res.status, query).toBe(400);
+      expect(res.body, query).toMatchObject({ error: 1, code: 'invalid_field' });
+    }
+  });
+
+  it('documents before and the depth bound in the OpenAPI document', async () => {
+    const { paths } = (await t.server.call('GET', '/api/openapi.json')).body;
+    for (const path of ['/api/url/{id}/visits', '/api/qr/{id}/visits']) {
+      const before = paths[path].get.parameters.find((p: { name: string }) => p.name === 'before');
+      expect(before?.description, path).toContain('visits_page_too_deep');
+      expect(paths[path].get.responses['200'].content['application/json'].schema.properties.data.properties.before).toBeDefined();
+    }
+  });
+});

@@ -6,9 +6,9 @@ import { accountOf, type Feature } from '../../http/types.js';
 import { actorOf } from '../../http/actor.js';
 import { recordActivity } from '../account/activity/service.js';
 import { CSV_FORMULA_RULE } from '../../lib/csv-cells.js';
-import { listEnvelope, PageQuery } from '../../lib/pagination.js';
+import { listEnvelope } from '../../lib/pagination.js';
 import { EXPORT_COLUMNS, exportAccountVisits, exportTargetVisits, latestVisits, listVisits } from './visits-service.js';
-import { LatestVisitsQuery, LatestVisitsResponse, VisitList } from './visits-schema.js';
+import { LatestVisitsQuery, LatestVisitsResponse, VisitList, VisitsQuery } from './visits-schema.js';
 
 const LOG =
   'Extension. The visit log: one entry per counted visit (bots are redirected but not counted, as in the totals), newest first, ' +
@@ -27,7 +27,7 @@ const listSchema = (summary: string) => ({
   summary,
   description: LOG,
   params: IdParam,
-  querystring: PageQuery,
+  querystring: VisitsQuery,
   response: { 200: VisitList, ...errorResponses },
 });
 const exportSchema = (summary: string) => ({
@@ -47,9 +47,11 @@ export const visitRoutes: Feature = async (app, { ctx }) => {
     ['link', 'url', 'short link'],
     ['qr', 'qr', 'QR code'],
   ] as Array<[TargetKind, string, string]>) {
-    app.get(`/${path}/:id/visits`, { schema: listSchema(`Recent visits of a ${what}`) }, async (req) =>
-      listEnvelope('visits', await listVisits(ctx, accountOf(req).userId, kind, req.params.id, req.query)),
-    );
+    app.get(`/${path}/:id/visits`, { schema: listSchema(`Recent visits of a ${what}`) }, async (req) => {
+      const { before, ...page } = await listVisits(ctx, accountOf(req).userId, kind, req.params.id, req.query);
+      const envelope = listEnvelope('visits', page);
+      return { ...envelope, data: { ...envelope.data, before } };
+    });
 
     app.get(`/${path}/:id/visits/export`, { schema: exportSchema(`Visits of a ${what} as CSV`) }, async (req, reply) => {
       const csv = await exportTargetVisits(ctx, accountOf(req).userId, kind, req.params.id);
