@@ -7,7 +7,8 @@ import { actorOf } from '../../http/actor.js';
 import { recordActivity } from '../account/activity/service.js';
 import { CSV_FORMULA_RULE } from '../../lib/csv-cells.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { EXPORT_COLUMNS, exportAccountVisits, exportTargetVisits, latestVisits, listVisits } from './visits-service.js';
+import { EXPORT_COLUMNS, exportAccountVisits, exportTargetVisits, latestVisits } from './visits-service.js';
+import { listVisits } from './visits-pages.js';
 import { LatestVisitsQuery, LatestVisitsResponse, VisitList, VisitsQuery } from './visits-schema.js';
 
 const LOG =

@@ -15,8 +15,9 @@ export const VisitEntry = Type.Object({
   }),
 });
 
-/** Deepest a numbered page may start: the README and the schema say so (visits-service.ts VISIT_PAGE_DEPTH). */
-const DEPTH = '10,000';
+/** Deepest a numbered page of a visit log may start (0-based visit): deeper, `before` walks on at one page's cost. */
+export const VISIT_PAGE_DEPTH = 10_000;
+const DEPTH = VISIT_PAGE_DEPTH.toLocaleString('en');
 
 const list = listResponse('visits', VisitEntry);
 export const VisitList = Type.Object({
