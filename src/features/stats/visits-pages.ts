@@ -5,7 +5,7 @@ import { listData, toPage } from '../../lib/pagination.js';
 import { unpack } from '../../clicks/visit-log.js';
 import * as repo from '../../clicks/visits-repo.js';
 import { entry, own } from './visits-service.js';
-import { VISIT_PAGE_DEPTH } from './visits-schema.js';
+import { VISIT_PAGE_DEPTH } from './visits-depth.js';
 
 /** Where a page of a target's log starts: `skip` visits into the walk from pack `from` (its newest when absent). */
 interface Start {

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { listResponse } from '../../http/envelopes.js';
 import { PageQuery } from '../../lib/pagination.js';
+import { VISIT_PAGE_DEPTH } from './visits-depth.js';
 
 /** Shapes of the visit-log routes (visits-routes.ts); the dashboard types its visit tables from them. */
 export const VisitEntry = Type.Object({
@@ -15,8 +16,6 @@ export const VisitEntry = Type.Object({
   }),
 });
 
-/** Deepest a numbered page of a visit log may start (0-based visit): deeper, `before` walks on at one page's cost. */
-export const VISIT_PAGE_DEPTH = 10_000;
 const DEPTH = VISIT_PAGE_DEPTH.toLocaleString('en');
 
 const list = listResponse('visits', VisitEntry);
