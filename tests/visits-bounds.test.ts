@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { A, C, seriesSuite } from './helpers/series.js';
 import type { Db } from '../src/db/connect.js';
 import { isPostgres } from '../src/db/dialect.js';
+import { fillOwners } from '../src/db/migrations/0020-visit-pack-owners.js';
 
 const t = seriesSuite();
 const { addLink, visitAt } = t;
@@ -107,6 +108,29 @@ describe('account visit export (issue 38, item 2)', () => {
     expect(await planOf(read!)).toMatch(/visit_packs_owner/);
     expect(await planOf(read!)).not.toMatch(/SCAN visit_packs\b|Seq Scan on visit_packs/);
     expect(await packQueries(async () => expect((await t.server.call('GET', '/api/visits', { key: empty })).body.data.visits).toEqual([]))).toBe(1);
+  });
+
+  it('gives the packs written before the index their owner on upgrade (migration 0020)', async () => {
+    const key = (await t.server.user()).apiKey;
+    const link = await addLink(key);
+    const qr = await t.post('/api/qr/add', { type: 'link', data: 'https://example.com/qr', name: 'Old' }, key);
+    await visitAt('2026-08-01T10:00:00Z', link.path, [A]);
+    await visitAt('2026-08-01T10:00:00Z', `${new URL(qr.link).pathname}/scan`, [C]);
+    await t.server.ctx.clicks.flush();
+    const { db } = t.server.ctx;
+    const before = await exported('/api/visits/export', key);
+    expect(before.map((r) => r.type).sort()).toEqual(['link', 'qr']);
+    await db
+      .insertInto('visit_packs')
+      .values({ ...bigPack({ id: 99_999_999 }, '2026-08-01T10:00:00Z', 1), owner: null })
+      .execute(); // a gone link's
+    await db.updateTable('visit_packs').set({ owner: null }).execute();
+    expect(await exported('/api/visits/export', key)).toEqual([]);
+
+    await fillOwners(db as never);
+    expect(await exported('/api/visits/export', key)).toEqual(before);
+    const orphan = await db.selectFrom('visit_packs').select('owner').where('target_id', '=', 99_999_999).execute();
+    expect(orphan).toEqual([{ owner: null }]);
   });
 
   it('pages through many packs of one second in order, and keeps to the days asked', async () => {

@@ -8,9 +8,14 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('visit_packs').addColumn('owner', 'integer').execute();
-  await sql`update visit_packs set owner = (select user_id from links where links.id = visit_packs.target_id)
-    where target_kind = 'link'`.execute(db);
-  await sql`update visit_packs set owner = (select user_id from qr_codes where qr_codes.id = visit_packs.target_id)
-    where target_kind = 'qr'`.execute(db);
+  await fillOwners(db);
   await db.schema.createIndex('visit_packs_owner').on('visit_packs').columns(['owner', 'at', 'id']).execute();
+}
+
+/** Gives each pack without an owner its link's or QR code's (exported for tests/visits-bounds.test.ts). */
+export async function fillOwners(db: Kysely<unknown>): Promise<void> {
+  await sql`update visit_packs set owner = (select user_id from links where links.id = visit_packs.target_id)
+    where target_kind = 'link' and owner is null`.execute(db);
+  await sql`update visit_packs set owner = (select user_id from qr_codes where qr_codes.id = visit_packs.target_id)
+    where target_kind = 'qr' and owner is null`.execute(db);
 }
