@@ -11,7 +11,7 @@ import { dayRange } from './series-buckets.js';
 import { owns } from './targets.js';
 import { statsTargets } from './ports.js';
 import { unpack, type LoggedVisit } from '../../clicks/visit-log.js';
-import { LATEST_DEFAULT, type VisitEntry as VisitEntrySchema } from './visits-schema.js';
+import { LATEST_DEFAULT, LATEST_MAX, type VisitEntry as VisitEntrySchema } from './visits-schema.js';
 import * as repo from '../../clicks/visits-repo.js';
 
 /** A visit as the API and the exports show it: labels only, no IP address or user agent. */
@@ -108,17 +108,17 @@ export async function exportAccountVisits(ctx: AppContext, userId: number, query
 }
 
 /**
- * The account's packs that may hold visits served in seconds [fromAt, toAt), PAGE at a time, newest first, read
+ * The account's packs that may hold visits served in seconds [fromAt, toAt), `size` at a time, newest first, read
  * through the log's index by owner: the walk costs the account's own packs in the range, never the whole log,
  * and gives the loop a turn between pages (docs/decisions/0014-visit-packs-by-owner.md).
  */
-async function* accountPages(ctx: AppContext, userId: number, fromAt = 0, toAt = Number.MAX_SAFE_INTEGER) {
+async function* accountPages(ctx: AppContext, userId: number, fromAt = 0, toAt = Number.MAX_SAFE_INTEGER, size = PAGE) {
   let below: repo.OwnerCursor | undefined;
   for (;;) {
-    const packs = await repo.ownerPacks(ctx.db, userId, { fromAt, toAt, below }, PAGE);
+    const packs = await repo.ownerPacks(ctx.db, userId, { fromAt, toAt, below }, size);
     if (packs.length > 0) yield packs;
     const last = packs[packs.length - 1];
-    if (!last || packs.length < PAGE) return;
+    if (!last || packs.length < size) return;
     below = { at: last.at, id: last.id };
     await nextTurn();
   }
@@ -128,7 +128,8 @@ async function* accountPages(ctx: AppContext, userId: number, fromAt = 0, toAt =
 export async function latestVisits(ctx: AppContext, userId: number, query: { limit?: number }) {
   const limit = query.limit ?? LATEST_DEFAULT;
   const found: LoggedVisit[] = [];
-  for await (const packs of accountPages(ctx, userId)) {
+  // A pack holds a visit at least, so LATEST_MAX packs are enough, and leave room for one batch's packs overlapping in time.
+  for await (const packs of accountPages(ctx, userId, 0, Number.MAX_SAFE_INTEGER, LATEST_MAX)) {
     found.push(...packs.flatMap(unpack));
     if (found.length >= limit) break;
   }
