@@ -77,7 +77,7 @@ describe('GET /api/url/{id}/visits', () => {
       .where('target_kind', '=', 'link')
       .where('target_id', '=', link.id)
       .execute();
-    expect(Object.keys(packs[0]!).sort()).toEqual(['at', 'codes', 'id', 'labels', 'n', 'prev', 'target_id', 'target_kind']);
+    expect(Object.keys(packs[0]!).sort()).toEqual(['at', 'codes', 'id', 'labels', 'n', 'owner', 'prev', 'target_id', 'target_kind']);
     // The labels, and per visit a second and six label indexes: nothing else is kept. The two visits share a
     // pack unless the flush timer fell between them (then one each): the same bytes either way.
     const perPack = packs.map((p) => JSON.parse(p.labels) as string[]);

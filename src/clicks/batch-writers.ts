@@ -143,10 +143,10 @@ export function sqliteClickWriter(
   const accountHour = sqlite.prepare(`INSERT INTO account_hours (user_id, hour, clicks, uniques) VALUES (?, ?, ?, ?)
     ON CONFLICT (user_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks, uniques = uniques + excluded.uniques`);
   const markJournalRow = sqlite.prepare(MARK_JOURNAL_SQL);
-  const insertPack = sqlite.prepare('INSERT INTO visit_packs (target_kind, target_id, at, n, labels, codes) VALUES (?, ?, ?, ?, ?, ?)');
+  const insertPack = sqlite.prepare('INSERT INTO visit_packs (target_kind, target_id, owner, at, n, labels, codes) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const logged = (target: TargetBatch, pack: Packer) => {
     const p = pack(target.logged);
-    return p ? { pack: Number(insertPack.run(target.kind, target.id, p.at, p.n, p.labels, p.codes).lastInsertRowid), n: p.n } : null;
+    return p ? { pack: Number(insertPack.run(target.kind, target.id, target.owner, p.at, p.n, p.labels, p.codes).lastInsertRowid), n: p.n } : null;
   };
   const known = new KnownVisitors();
   const freshOf = (target: TargetBatch, newcomers?: number[]) => {

@@ -43,6 +43,7 @@ const PG_TYPES: Record<string, string> = {
   hour_uniques: 'int8',
   visit_pack: 'int8',
   visit_count: 'int8',
+  owner: 'int4',
   at: 'int8',
   n: 'int4',
   codes: 'bytea',
@@ -177,14 +178,14 @@ export interface WrittenPack {
 /** Appends the batch's visit packs of the targets (in their order), in multi-row inserts; answers each target's by targetKey. */
 export async function insertPacks(
   db: Db,
-  targets: Array<{ kind: CountedKind; id: number; logged: number[] }>,
+  targets: Array<{ kind: CountedKind; id: number; owner: number; logged: number[] }>,
   pack: Packer,
 ): Promise<Map<string, WrittenPack>> {
   const rows: Insertable<VisitPacksTable>[] = [];
-  for (const { kind, id, logged } of targets) {
+  for (const { kind, id, owner, logged } of targets) {
     const p = pack(logged);
     // Only links and QR codes log visits (a split variant's `logged` is empty).
-    if (p) rows.push({ target_kind: kind as TargetKind, target_id: id, at: p.at, n: p.n, labels: p.labels, codes: p.codes });
+    if (p) rows.push({ target_kind: kind as TargetKind, target_id: id, owner, at: p.at, n: p.n, labels: p.labels, codes: p.codes });
   }
   const written = new Map<string, WrittenPack>();
   await eachChunk(rows, async (chunk) => {

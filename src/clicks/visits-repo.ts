@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { TargetKind } from '../db/types.js';
 
@@ -64,42 +64,35 @@ export async function packChain(
   return rows.map(record);
 }
 
-/** The highest pack id in the log (0 when empty): where an account export starts walking down. */
-export async function newestPackId(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('visit_packs')
-    .select((eb) => eb.fn.max('id').as('last'))
-    .executeTakeFirst();
-  return Number(row?.last ?? 0);
+/** Where a walk of an account's packs resumes: below this pack in the order (at, id), newest first. */
+export interface OwnerCursor {
+  at: number;
+  id: number;
 }
 
 /**
- * The account's packs with ids in [from, to) that may hold visits served in seconds [fromAt, toAt), newest
- * first: one window of the log's primary key, so each step reads at most `to - from` packs whatever the
- * account's share. A pack spans a click batch (about a second; a minute is allowed for).
+ * Up to `limit` of the account's packs that may hold visits served in seconds [fromAt, toAt), newest first by
+ * (at, id), after `below`: one range of the (owner, at, id) index (src/db/migrations/0020), so a read costs
+ * the account's own packs in the range, whatever the rest of the log holds. A pack spans a click batch
+ * (about a second; a minute is allowed for).
  */
-export async function accountPacksIn(
+export async function ownerPacks(
   db: Db,
-  targets: { link: RawBuilder<number>; qr: RawBuilder<number> },
-  from: number,
-  to: number,
-  fromAt: number,
-  toAt: number,
+  owner: number,
+  range: { fromAt: number; toAt: number; below?: OwnerCursor },
+  limit: number,
 ): Promise<PackRecord[]> {
+  const { fromAt, toAt, below } = range;
   const rows = await db
     .selectFrom('visit_packs')
     .select(['id', 'prev', 'target_kind', 'target_id', 'at', 'n', 'labels', 'codes', sql<number>`0`.as('seen')])
-    .where('id', '>=', from)
-    .where('id', '<', to)
+    .where('owner', '=', owner)
     .where('at', '>=', fromAt - 60)
     .where('at', '<', toAt)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('target_kind', '=', 'link'), eb('target_id', 'in', targets.link)]),
-        eb.and([eb('target_kind', '=', 'qr'), eb('target_id', 'in', targets.qr)]),
-      ]),
-    )
+    .$if(below !== undefined, (q) => q.where((eb) => eb.or([eb('at', '<', below!.at), eb.and([eb('at', '=', below!.at), eb('id', '<', below!.id)])])))
+    .orderBy('at', 'desc')
     .orderBy('id', 'desc')
+    .limit(limit)
     .execute();
   return rows.map(record);
 }

@@ -20,6 +20,7 @@ import * as linkRouting from './migrations/0016-link-routing.js';
 import * as linkHealth from './migrations/0017-link-health.js';
 import * as webhooks from './migrations/0018-webhooks.js';
 import * as variantHours from './migrations/0019-variant-hours.js';
+import * as visitPackOwners from './migrations/0020-visit-pack-owners.js';
 import * as webhookKeys from './migrations/0021-webhook-keys.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0017-link-health': linkHealth,
   '0018-webhooks': webhooks,
   '0019-variant-hours': variantHours,
+  '0020-visit-pack-owners': visitPackOwners,
   '0021-webhook-keys': webhookKeys,
 };
 

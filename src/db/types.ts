@@ -265,6 +265,8 @@ export interface VisitPacksTable {
   id: Generated<number>;
   target_kind: TargetKind;
   target_id: number;
+  /** The account owning the target when the pack was written (null for packs of targets gone before migration 0020). */
+  owner: number | null;
   /** The target's previous pack, set by a trigger when a later pack replaces this one on the summary row. */
   prev: number | null;
   /** The second (since 1970) the pack's first visit was served. */

@@ -294,6 +294,11 @@ export const ERRORS = catalogue({
     message: (limit: string) => `The range is too large: ${limit}. Ask for a shorter range or a longer interval.`,
     about: 'A series range holds more buckets than allowed (hourly: 31 days; other intervals: 3660 buckets).',
   },
+  visits_page_too_deep: {
+    status: 400,
+    message: (limit: string) => `Pages of the visit log go ${limit} visits deep; read further with before= (the cursor each page answers).`,
+    about: 'A page of a visit log starts past its 10000th visit: walk on with the before= cursor each page answers.',
+  },
 
   // CSV imports of links.
   csv_invalid: { status: 400, message: text, about: 'The body is not CSV that can be read (empty, or unbalanced quotes); the message says where.' },

@@ -22,9 +22,3 @@ export function accountScope(userId: number, campaignId?: number, channelId?: nu
   }
   return { account: userId };
 }
-
-/** The account's links and QR codes, for reading its visit log. */
-export function accountTargets(userId: number) {
-  const targets = statsTargets();
-  return { link: targets.linkIds(userId), qr: targets.qrIds(userId) };
-}

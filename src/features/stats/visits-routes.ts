@@ -6,9 +6,10 @@ import { accountOf, type Feature } from '../../http/types.js';
 import { actorOf } from '../../http/actor.js';
 import { recordActivity } from '../account/activity/service.js';
 import { CSV_FORMULA_RULE } from '../../lib/csv-cells.js';
-import { listEnvelope, PageQuery } from '../../lib/pagination.js';
-import { EXPORT_COLUMNS, exportAccountVisits, exportTargetVisits, LATEST_PACKS, latestVisits, listVisits } from './visits-service.js';
-import { LatestVisitsQuery, LatestVisitsResponse, VisitList } from './visits-schema.js';
+import { listEnvelope } from '../../lib/pagination.js';
+import { EXPORT_COLUMNS, exportAccountVisits, exportTargetVisits, latestVisits } from './visits-service.js';
+import { listVisits } from './visits-pages.js';
+import { LatestVisitsQuery, LatestVisitsResponse, VisitList, VisitsQuery } from './visits-schema.js';
 
 const LOG =
   'Extension. The visit log: one entry per counted visit (bots are redirected but not counted, as in the totals), newest first, ' +
@@ -18,9 +19,7 @@ const EXPORT =
   `as it is read, as an attachment. ${CSV_FORMULA_RULE}`;
 const LATEST =
   'The latest visits of all your links and QR codes together, newest first, each naming what was visited (`type`, ' +
-  '`id`, `name`, and for links `shorturl`). The log has no index by account: it is read back from its newest entries, ' +
-  `${LATEST_PACKS.toLocaleString('en')} packs at most (a pack holds one link's or QR code's visits of one write batch, about a second, ` +
-  "of every account), so an account whose visits are older than that lists fewer or none; a link's or QR code's own list has no such bound.";
+  "`id`, `name`, and for links `shorturl`), read through the log's index by account.";
 const tags = ['stats'];
 const Csv = { description: 'The visits as CSV', content: { 'text/csv': { schema: Type.String() } } };
 
@@ -29,7 +28,7 @@ const listSchema = (summary: string) => ({
   summary,
   description: LOG,
   params: IdParam,
-  querystring: PageQuery,
+  querystring: VisitsQuery,
   response: { 200: VisitList, ...errorResponses },
 });
 const exportSchema = (summary: string) => ({
@@ -49,9 +48,11 @@ export const visitRoutes: Feature = async (app, { ctx }) => {
     ['link', 'url', 'short link'],
     ['qr', 'qr', 'QR code'],
   ] as Array<[TargetKind, string, string]>) {
-    app.get(`/${path}/:id/visits`, { schema: listSchema(`Recent visits of a ${what}`) }, async (req) =>
-      listEnvelope('visits', await listVisits(ctx, accountOf(req).userId, kind, req.params.id, req.query)),
-    );
+    app.get(`/${path}/:id/visits`, { schema: listSchema(`Recent visits of a ${what}`) }, async (req) => {
+      const { before, ...page } = await listVisits(ctx, accountOf(req).userId, kind, req.params.id, req.query);
+      const envelope = listEnvelope('visits', page);
+      return { ...envelope, data: { ...envelope.data, before } };
+    });
 
     app.get(`/${path}/:id/visits/export`, { schema: exportSchema(`Visits of a ${what} as CSV`) }, async (req, reply) => {
       const csv = await exportTargetVisits(ctx, accountOf(req).userId, kind, req.params.id);

@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
 import { listResponse } from '../../http/envelopes.js';
+import { PageQuery } from '../../lib/pagination.js';
+import { VISIT_PAGE_DEPTH } from './visits-depth.js';
 
 /** Shapes of the visit-log routes (visits-routes.ts); the dashboard types its visit tables from them. */
 export const VisitEntry = Type.Object({
@@ -14,7 +16,31 @@ export const VisitEntry = Type.Object({
   }),
 });
 
-export const VisitList = listResponse('visits', VisitEntry);
+const DEPTH = VISIT_PAGE_DEPTH.toLocaleString('en');
+
+const list = listResponse('visits', VisitEntry);
+export const VisitList = Type.Object({
+  error: list.properties.error,
+  data: Type.Object({
+    ...list.properties.data.properties,
+    before: Type.Union([Type.String(), Type.Null()], {
+      description: "Cursor of the visits after this page: send it as `before` for the next page; null at the log's end",
+    }),
+  }),
+});
+
+export const VisitsQuery = Type.Object({
+  ...PageQuery.properties,
+  before: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,15}-[0-9]{1,9}$',
+      description:
+        `A cursor a page answered (\`before\`): the visits after that page, \`limit\` of them, at the cost of one page however deep. ` +
+        `Not with \`page\`; with it \`currentpage\` and \`nextpage\` are 0. A numbered page may start at most ${DEPTH} visits deep ` +
+        '(deeper: 400 `visits_page_too_deep`).',
+    }),
+  ),
+});
 
 /** Most visits one latest-visits answer lists. */
 export const LATEST_MAX = 100;

@@ -1,17 +1,17 @@
 import { pipeline, Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Static } from 'typebox';
 import type { AppContext } from '../../context.js';
 import type { TargetKind } from '../../db/types.js';
 import { csvWriter } from '../../lib/csv-cells.js';
 import { fail } from '../../lib/errors.js';
-import { listData, toPage } from '../../lib/pagination.js';
 import { shortUrl } from '../../lib/short-url.js';
 import { formatTimestamp } from '../../lib/time.js';
 import { dayRange } from './series-buckets.js';
-import { accountTargets, owns } from './targets.js';
+import { owns } from './targets.js';
 import { statsTargets } from './ports.js';
 import { unpack, type LoggedVisit } from '../../clicks/visit-log.js';
-import { LATEST_DEFAULT, type VisitEntry as VisitEntrySchema } from './visits-schema.js';
+import { LATEST_DEFAULT, LATEST_MAX, type VisitEntry as VisitEntrySchema } from './visits-schema.js';
 import * as repo from '../../clicks/visits-repo.js';
 
 /** A visit as the API and the exports show it: labels only, no IP address or user agent. */
@@ -19,7 +19,8 @@ export type VisitEntry = Static<typeof VisitEntrySchema>;
 
 const NAMES = { link: 'Link', qr: 'QR code' } as const;
 
-const entry = (v: LoggedVisit): VisitEntry => ({
+/** A logged visit as the API shows it. */
+export const entry = (v: LoggedVisit): VisitEntry => ({
   date: formatTimestamp(new Date(v.at * 1000)),
   country: v.country,
   referrer: v.referrer,
@@ -29,22 +30,9 @@ const entry = (v: LoggedVisit): VisitEntry => ({
   rule: v.rule,
 });
 
-async function own(ctx: AppContext, userId: number, kind: TargetKind, id: number): Promise<void> {
+/** Throws not_found unless the account owns the link or QR code. */
+export async function own(ctx: AppContext, userId: number, kind: TargetKind, id: number): Promise<void> {
   if (!(await owns(ctx.db, kind, userId, id))) throw fail('not_found', NAMES[kind]);
-}
-
-/** A page of the visit log of one of the account's links or QR codes, newest first. */
-export async function listVisits(ctx: AppContext, userId: number, kind: TargetKind, id: number, query: { limit?: number; page?: number }) {
-  const page = toPage(query);
-  await own(ctx, userId, kind, id);
-  const end = page.offset + page.limit;
-  const total = await repo.countVisits(ctx.db, kind, id);
-  // A page past the log's end needs no walk (page numbers go up to 2^31 - 1).
-  const packs = page.offset >= total ? [] : await repo.packChain(ctx.db, kind, id, { visits: end, packs: UNBOUNDED, skip: page.offset });
-  // The first pack answered may start before the page: its visits before `offset` are left out.
-  const first = packs[0] ? packs[0].seen - packs[0].n : 0;
-  const visits = packs.flatMap(unpack).slice(page.offset - first, end - first);
-  return listData(page, total, visits.map(entry));
 }
 
 /** The exports' columns, in order: `type` and `id` name the link or QR code. */
@@ -54,8 +42,6 @@ export const EXPORT_COLUMNS = ['date', 'type', 'id', 'country', 'referrer', 'bro
 const UNBOUNDED = 2_147_483_647;
 /** Packs read per query while exporting: the export holds one page of packs at a time, whatever the log's size. */
 const PAGE = 200;
-/** Pack ids of the log's primary key read per step of an account export. */
-const WINDOW = 1_000;
 
 const csvRow = (v: LoggedVisit) => [
   formatTimestamp(new Date(v.at * 1000)),
@@ -69,10 +55,22 @@ const csvRow = (v: LoggedVisit) => [
   v.rule,
 ];
 
-/** CSV with a header row, written as the pages arrive: the reader's pace sets how fast pages are read. */
+/** Rows written between two turns of the event loop: a fast reader never holds the loop for long (about 5 ms). */
+const ROWS_A_TURN = 2_000;
+
+/**
+ * CSV with a header row, written as the pages arrive: the reader's pace sets how fast pages are read. Pages come
+ * a pack at a time, so one synchronous step unpacks at most one pack (one target's visits of one click batch).
+ */
 function csvOf(pages: AsyncGenerator<LoggedVisit[]>): Readable {
   async function* rows() {
-    for await (const page of pages) for (const visit of page) yield csvRow(visit);
+    let written = 0;
+    for await (const page of pages) {
+      for (const visit of page) {
+        yield csvRow(visit);
+        if (++written % ROWS_A_TURN === 0) await nextTurn();
+      }
+    }
   }
   const csv = csvWriter(EXPORT_COLUMNS);
   // A failed read ends the response early; a reader that leaves stops the reads.
@@ -87,10 +85,11 @@ export async function exportTargetVisits(ctx: AppContext, userId: number, kind: 
     let from: number | undefined;
     for (;;) {
       const packs = await repo.packChain(ctx.db, kind, id, { from, visits: UNBOUNDED, packs: PAGE });
-      if (packs.length > 0) yield packs.flatMap(unpack);
+      for (const pack of packs) yield unpack(pack);
       const last = packs[packs.length - 1];
       if (packs.length < PAGE || !last?.prev) return;
       from = last.prev;
+      await nextTurn();
     }
   }
   return csvOf(pages());
@@ -103,37 +102,38 @@ export async function exportAccountVisits(ctx: AppContext, userId: number, query
   const toAt = days ? (days.to + 1) * 86_400 : Number.MAX_SAFE_INTEGER;
   async function* pages() {
     const inRange = (v: LoggedVisit) => v.at >= fromAt && v.at < toAt;
-    for await (const packs of accountWindows(ctx, userId, fromAt, toAt)) if (packs.length > 0) yield packs.flatMap(unpack).filter(inRange);
+    for await (const packs of accountPages(ctx, userId, fromAt, toAt)) for (const pack of packs) yield unpack(pack).filter(inRange);
   }
   return csvOf(pages());
 }
 
-/** The account's packs one window of WINDOW pack ids at a time, down the log from its newest pack. */
-async function* accountWindows(ctx: AppContext, userId: number, fromAt = 0, toAt = Number.MAX_SAFE_INTEGER) {
-  for (let to = (await repo.newestPackId(ctx.db)) + 1; to > 0; to -= WINDOW) {
-    yield await repo.accountPacksIn(ctx.db, accountTargets(userId), Math.max(0, to - WINDOW), to, fromAt, toAt);
+/**
+ * The account's packs that may hold visits served in seconds [fromAt, toAt), `size` at a time, newest first, read
+ * through the log's index by owner: the walk costs the account's own packs in the range, never the whole log,
+ * and gives the loop a turn between pages (docs/decisions/0014-visit-packs-by-owner.md).
+ */
+async function* accountPages(ctx: AppContext, userId: number, fromAt = 0, toAt = Number.MAX_SAFE_INTEGER, size = PAGE) {
+  let below: repo.OwnerCursor | undefined;
+  for (;;) {
+    const packs = await repo.ownerPacks(ctx.db, userId, { fromAt, toAt, below }, size);
+    if (packs.length > 0) yield packs;
+    const last = packs[packs.length - 1];
+    if (!last || packs.length < size) return;
+    below = { at: last.at, id: last.id };
+    await nextTurn();
   }
 }
-
-/**
- * Windows of WINDOW pack ids the account's latest visits are looked for in, newest first: the log has no index
- * by account, so an account with no visit among the newest LATEST_WINDOWS × WINDOW packs of the whole log
- * lists fewer visits or none, and a small account in a busy log costs a bounded read.
- */
-export const LATEST_WINDOWS = 20;
-/** The most packs of the log one latest-visits answer reads. */
-export const LATEST_PACKS = LATEST_WINDOWS * WINDOW;
 
 /** The account's latest visits across its links and QR codes, newest first, each naming what was visited. */
 export async function latestVisits(ctx: AppContext, userId: number, query: { limit?: number }) {
   const limit = query.limit ?? LATEST_DEFAULT;
   const found: LoggedVisit[] = [];
-  let windows = 0;
-  for await (const packs of accountWindows(ctx, userId)) {
+  // A pack holds a visit at least, so LATEST_MAX packs are enough, and leave room for one batch's packs overlapping in time.
+  for await (const packs of accountPages(ctx, userId, 0, Number.MAX_SAFE_INTEGER, LATEST_MAX)) {
     found.push(...packs.flatMap(unpack));
-    if (found.length >= limit || ++windows === LATEST_WINDOWS) break;
+    if (found.length >= limit) break;
   }
-  // Packs are in write order, and one batch's packs overlap in time: sorting (stable) puts each visit in its place.
+  // One batch's packs overlap in time: sorting (stable) puts each visit in its place.
   const visits = found.sort((a, b) => b.at - a.at).slice(0, limit);
   const ids = (kind: TargetKind) => [...new Set(visits.filter((v) => v.target_kind === kind).map((v) => v.target_id))];
   const names = await targetNames(ctx, userId, ids('link'), ids('qr'));

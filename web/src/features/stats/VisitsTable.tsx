@@ -1,3 +1,4 @@
+import { VISIT_PAGE_DEPTH } from '../../../../src/features/stats/visits-depth.js';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { getData } from '../../lib/api.js';
@@ -7,6 +8,8 @@ import { LIVE } from './live.js';
 import './stats.css';
 
 const PAGE_SIZE = 20;
+/** The last numbered page the API answers (deeper ones need its cursor; the CSV export has every visit). */
+const DEEPEST_PAGE = VISIT_PAGE_DEPTH / PAGE_SIZE;
 
 /** A column naming what each visit was to, for lists that mix links and QR codes. */
 export interface TargetColumn<T> {
@@ -78,7 +81,7 @@ export function RecentVisits({ title, path, queryKey }: { title: string; path: s
       {list.data && list.data.visits.length > 0 && (
         <>
           <VisitsTable visits={list.data.visits} labelledBy="visits-h" />
-          <Pagination page={list.data.currentpage} maxpage={list.data.maxpage} onPage={setPage} />
+          <Pagination page={list.data.currentpage} maxpage={Math.min(list.data.maxpage, DEEPEST_PAGE)} onPage={setPage} />
         </>
       )}
     </section>
