@@ -320,7 +320,7 @@ export const ERRORS = catalogue({
     message: 'The foreground and background colors are too alike for the code to be scanned.',
     about: 'Too little contrast to scan.',
   },
-  qr_logo_invalid: { status: 400, message: text, about: 'The logo is not a PNG or JPEG image within the size limits, or an http(s) URL.' },
+  qr_logo_invalid: { status: 400, message: text, about: 'The logo is not a whole PNG or JPEG image within the size limits, or an http(s) URL.' },
 });
 
 export type ErrorCode = keyof typeof ERRORS;
