@@ -41,6 +41,7 @@ import { publicBodyGate } from './features/redirect/serve/public-body.js';
 import { publicRoutes } from './features/redirect/serve/routes.js';
 import { apiGate } from './http/auth.js';
 import { CachedDocument } from './http/cached-document.js';
+import { registerDocsAssets } from './http/docs-assets.js';
 import { strictTransport } from './http/strict-transport.js';
 import { ErrorBody } from './http/envelopes.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/errors.js';
@@ -198,6 +199,7 @@ async function registerDocs(app: App, ctx: AppContext): Promise<void> {
       security: [{ bearer: [] }, { session: [] }],
     },
   });
+  registerDocsAssets(app, '/docs');
   // The docs are a page like any other: its own CSP (never framed), nosniff and a referrer policy.
   await app.register(fastifySwaggerUi, {
     routePrefix: '/docs',

@@ -79,3 +79,23 @@ it("answers the docs page's own /docs/json from the same buffers", async () => {
   expect(docs.headers['x-content-type-options']).toBe('nosniff');
   expect((await get('/docs/yaml')).headers.etag).toMatch(/^"[\w-]+"$/);
 });
+
+it("sends the docs page's large scripts and styles compressed, with an ETag, like the document", async () => {
+  for (const [name, type] of [
+    ['swagger-ui-bundle.js', /^application\/javascript/],
+    ['swagger-ui-standalone-preset.js', /^application\/javascript/],
+    ['swagger-ui.css', /^text\/css/],
+  ] as const) {
+    const path = `/docs/static/${name}`;
+    const [br, plain] = [await get(path, { 'accept-encoding': 'gzip, br' }), await get(path, { 'accept-encoding': 'identity' })];
+    expect(br.status, name).toBe(200);
+    expect(br.headers['content-encoding'], name).toBe('br');
+    expect(br.headers['content-type']).toMatch(type);
+    expect(br.headers['x-content-type-options']).toBe('nosniff');
+    expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    expect(br.body.length).toBeLessThan(plain.body.length / 3);
+    expect((await get(path, { 'if-none-match': String(br.headers.etag) })).status).toBe(304);
+  }
+  // The small files are still the plugin's.
+  expect((await get('/docs/static/index.css')).status).toBe(200);
+});

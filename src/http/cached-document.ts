@@ -49,7 +49,7 @@ export class CachedDocument {
 
   constructor(
     private readonly type: string,
-    private readonly build: () => string,
+    private readonly build: () => string | Buffer,
   ) {}
 
   private prepare(): Record<Encoding, Promise<Variant>> {
