@@ -86,7 +86,7 @@ async function drawPng(ctx: AppContext, style: QrStyle, size: number): Promise<B
     return await renderPng(style, size);
   } catch (err) {
     if (style.logo.kind !== 'image') throw err;
-    ctx.log.warn({ err }, 'qr logo does not decode; the code is drawn without it');
+    ctx.log.warn({ reason: (err as Error).message }, 'qr logo does not decode; the code is drawn without it');
     return renderPng({ ...style, logo: { kind: 'none' } }, size);
   }
 }
