@@ -26,9 +26,13 @@ export function strictTransport(config: Config, listener: RequestListener): Requ
   if (hosts.size === 0) return listener;
   const value = `max-age=${config.HSTS_MAX_AGE}`;
   const hostOf = requestHost(config.TRUST_PROXY);
+  const named = (raw: string) => hosts.has(raw) || (MAYBE_RESPELLED.test(raw) && hosts.has(normalizeHost(raw) ?? ''));
   return (req, res) => {
     const raw = hostOf(req);
-    if (raw !== undefined && (hosts.has(raw) || hosts.has(normalizeHost(raw) ?? ''))) res.setHeader('strict-transport-security', value);
+    if (raw !== undefined && named(raw)) res.setHeader('strict-transport-security', value);
     listener(req, res);
   };
 }
+
+/** A Host that may respell a canonical name (case, port, final dot, IDN); the rest are canonical already (browsers ignore HSTS on IP literals). */
+const MAYBE_RESPELLED = /[^a-z0-9.-]|\.$/;
