@@ -53,10 +53,14 @@ describe('Strict-Transport-Security', () => {
     }
   });
 
-  it('takes its max-age from HSTS_MAX_AGE, without includeSubDomains', async () => {
-    const other = await startServer({ BASE_URL: `https://${TEST_HOST}`, HSTS_MAX_AGE: '600' });
+  it('takes its max-age from HSTS_MAX_AGE, without includeSubDomains; behind a trusted proxy, from X-Forwarded-Host', async () => {
+    const other = await startServer({ BASE_URL: `https://${TEST_HOST}`, HSTS_MAX_AGE: '600', TRUST_PROXY: 'true' });
     try {
       expect((await other.visit('/no-such-alias')).headers['strict-transport-security']).toBe('max-age=600');
+      const proxied = await other.visit('/no-such-alias', { headers: { host: '10.0.0.5:3000', 'x-forwarded-host': TEST_HOST } });
+      expect(proxied.headers['strict-transport-security']).toBe('max-age=600');
+      const elsewhere = await other.visit('/no-such-alias', { headers: { 'x-forwarded-host': 'brand.hsts.test' } });
+      expect(elsewhere.headers['strict-transport-security']).toBeUndefined();
     } finally {
       await other.close();
     }
