@@ -41,6 +41,8 @@ import { publicBodyGate } from './features/redirect/serve/public-body.js';
 import { publicRoutes } from './features/redirect/serve/routes.js';
 import { apiGate } from './http/auth.js';
 import { CachedDocument } from './http/cached-document.js';
+import { registerDocsAssets } from './http/docs-assets.js';
+import { strictTransport } from './http/strict-transport.js';
 import { ErrorBody } from './http/envelopes.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/errors.js';
 import { BODY_LIMIT, registerJsonBody } from './http/json-body.js';
@@ -93,7 +95,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
     // Cached short links are answered before Fastify's per-request work; the rest reaches Fastify unchanged.
-    serverFactory: (handler) => createServer(leanFront(ctx, resolver, handler)),
+    serverFactory: (handler) => createServer(strictTransport(ctx.config, leanFront(ctx, resolver, handler))),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onClose', () => resolver.close());
   // The resident link index fills once the server listens: its reads must not stretch start-up.
@@ -198,6 +200,7 @@ async function registerDocs(app: App, ctx: AppContext): Promise<void> {
       security: [{ bearer: [] }, { session: [] }],
     },
   });
+  registerDocsAssets(app, '/docs');
   // The docs are a page like any other: its own CSP (never framed), nosniff and a referrer policy.
   await app.register(fastifySwaggerUi, {
     routePrefix: '/docs',

@@ -71,6 +71,8 @@ const EnvSchema = Type.Object({
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
   /** Where METRICS_PORT listens: loopback unless the scraper is elsewhere (it has no token, so keep it private). */
   METRICS_HOST: Type.String({ default: '127.0.0.1' }),
+  /** Strict-Transport-Security max-age (seconds) on BASE_URL's and DASHBOARD_URL's hosts when they are https; 0 sends none. */
+  HSTS_MAX_AGE: Type.Integer({ minimum: 0, default: 31_536_000 }),
 });
 
 export type Env = Static<typeof EnvSchema>;

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeImage, decodeSvg, embeddedLogoSize, largeLogo, noiseLogo } from './helpers/qr-images.js';
+import { decodeImage, decodeSvg, embeddedLogoSize, largeLogo, noiseLogo, truncatedLogo } from './helpers/qr-images.js';
 import { startServer, TEST_HOST, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -61,6 +61,46 @@ describe('QR logos are bounded', () => {
       expect(await decodeSvg(svg)).toBe(scan);
       const [width, height] = await embeddedLogoSize(svg.toString());
       expect(Math.max(width, height)).toBeLessThanOrEqual(431);
+    }
+  });
+});
+
+describe('QR logos that do not decode', () => {
+  const cases = [
+    ['png', 50],
+    ['png', 150],
+    ['jpeg', 50],
+    ['jpeg', 150],
+  ] as const;
+
+  it('refuses a truncated png or jpeg whose header reads, at or under 431 px and over, on add and update', async () => {
+    const code = await create({ type: 'text', data: 'truncated logo' });
+    for (const [format, side] of cases) {
+      const logo = await truncatedLogo(format, side);
+      const label = `${format} ${side * 4} px`;
+      const added = await server.call('POST', '/api/qr/add', { key, body: { type: 'text', data: 'x', logo } });
+      expect(added.status, label).toBe(400);
+      expect(added.body, label).toEqual({ error: 1, message: `The logo is not a valid ${format} image.`, code: 'qr_logo_invalid' });
+      const updated = await server.call('PUT', `/api/qr/${code.id}/update`, { key, body: { data: 'truncated logo', logo } });
+      expect(updated.status, label).toBe(400);
+      expect(updated.body.code, label).toBe('qr_logo_invalid');
+    }
+  });
+
+  it('serves a code whose stored logo does not decode without the logo, in png and svg', async () => {
+    for (const [format, side] of cases) {
+      const code = await create({ type: 'link', data: 'https://example.com/stored-truncated' });
+      // Stored as an earlier release did, before logos were decoded whole at the check.
+      await server.ctx.db
+        .updateTable('qr_codes')
+        .set({ logo: await truncatedLogo(format, side) })
+        .where('id', '=', code.id)
+        .execute();
+      const scan = `http://${TEST_HOST}/qr/${code.slug}/scan`;
+      const png = await image(`/qr/${code.slug}?size=512`, nextClient());
+      expect(png.status, `${format} ${side * 4} px`).toBe(200);
+      expect(await decodeImage(png.body)).toBe(scan);
+      expect((await image(`/qr/${code.slug}?format=svg`, nextClient())).status).toBe(200);
     }
   });
 });

@@ -226,6 +226,12 @@ export const ERRORS = catalogue({
     message: (host: string) => `${host} is already registered by another account: a host belongs to one account only, however it is spelled.`,
     about: 'Another account has that host, in any spelling.',
   },
+  domain_port_taken_elsewhere: {
+    status: 409,
+    message: (host: string, other: string) =>
+      `${host} shares its host name with ${other}, which another account has registered: ports separate neither cookies nor sites, so a host name belongs to one account on every port.`,
+    about: 'Another account has the same host name on another port (or without one).',
+  },
   domain_has_links: {
     status: 409,
     message: (n: number) => `This domain still has ${plural(n, 'short link', 'short links')}; delete them or move them to another domain first.`,
@@ -341,7 +347,7 @@ export const ERRORS = catalogue({
     message: 'The foreground and background colors are too alike for the code to be scanned.',
     about: 'Too little contrast to scan.',
   },
-  qr_logo_invalid: { status: 400, message: text, about: 'The logo is not a PNG or JPEG image within the size limits, or an http(s) URL.' },
+  qr_logo_invalid: { status: 400, message: text, about: 'The logo is not a whole PNG or JPEG image within the size limits, or an http(s) URL.' },
 });
 
 export type ErrorCode = keyof typeof ERRORS;

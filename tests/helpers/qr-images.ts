@@ -75,3 +75,14 @@ export async function embeddedLogoSize(svg: string): Promise<[number, number]> {
   const meta = await sharp(Buffer.from(href[1]!, 'base64')).metadata();
   return [meta.width!, meta.height!];
 }
+
+/** A png or jpeg of `side` pixels cut short: its header (format, size) reads, its pixels do not decode. */
+export async function truncatedLogo(format: 'png' | 'jpeg', side: number): Promise<string> {
+  const pixels = randomBytes(side * side * 3);
+  const image = sharp(pixels, { raw: { width: side, height: side, channels: 3 } }).resize(side * 4, side * 4, { kernel: 'nearest' });
+  const whole = await (format === 'png' ? image.png() : image.jpeg({ quality: 60 })).toBuffer();
+  const cut = whole.subarray(0, Math.floor(whole.length / 2));
+  const meta = await sharp(cut).metadata();
+  if (meta.format !== format || meta.width !== side * 4) throw new Error('the cut image lost its header');
+  return `data:image/${format};base64,${cut.toString('base64')}`;
+}

@@ -25,6 +25,20 @@ export function findDomainByHost(db: Db, host: string): Promise<DomainRow | unde
   return db.selectFrom('domains').selectAll().where('host', '=', host).executeTakeFirst();
 }
 
+/**
+ * Another account's domain with the same host name on any port (or none). Hosts are ASCII, so substr
+ * compares them exactly on both databases; adding a domain is rare enough for a scan of the table.
+ */
+export function findPortVariantElsewhere(db: Db, hostname: string, userId: number): Promise<Pick<DomainRow, 'host'> | undefined> {
+  const prefix = `${hostname}:`;
+  return db
+    .selectFrom('domains')
+    .select('host')
+    .where((eb) => eb.or([eb('host', '=', hostname), eb(sql<string>`substr(host, 1, ${prefix.length})`, '=', prefix)]))
+    .where('user_id', '<>', userId)
+    .executeTakeFirst();
+}
+
 export async function insertDomain(
   db: Db,
   row: { user_id: number; host: string; scheme: string; redirect_root: string; redirect_404: string; created_at: string },

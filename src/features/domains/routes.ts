@@ -28,7 +28,8 @@ export const domainRoutes: Feature = async (app, { ctx }) => {
         summary: 'Register a branded domain',
         description:
           'The host is stored in one spelling (lower case, IDN as punycode, no final dot, no default port) and belongs to ' +
-          "one account: any spelling of a registered host is a 409. The service's own host, in any spelling, and the other scheme's " +
+          'one account: any spelling of a registered host is a 409, and so is its name on another port (or without one) when ' +
+          "another account has it (`domain_port_taken_elsewhere`). The service's own host, in any spelling, and the other scheme's " +
           "standard port (http://…:443, https://…:80) are refused (400), and so is a host that shares cookies with the dashboard's or " +
           "BASE_URL's host (the same name on another port, a parent or a subdomain of it: 400 `domain_reserved`). " +
           'When DOMAIN_DNS_TARGETS is set, the host must already have an A/AAAA record for, or a CNAME to, one of those targets (400 otherwise).',

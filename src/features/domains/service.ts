@@ -68,6 +68,9 @@ export async function addDomain(
   const redirect_404 = optionalHttpUrl(input.redirect404, 'redirect404');
   const existing = await repo.findDomainByHost(ctx.db, host);
   if (existing) throw existing.user_id === userId ? fail('domain_taken') : fail('domain_taken_elsewhere', host);
+  // Cookies and sites ignore ports: a host name belongs to one account on every port (docs/decisions/0013-*).
+  const variant = await repo.findPortVariantElsewhere(ctx.db, hostnameOf(host), userId);
+  if (variant) throw fail('domain_port_taken_elsewhere', host, variant.host);
   const targets = ctx.config.DOMAIN_DNS_TARGETS;
   if (targets.length > 0 && !(await hostPointsAtTargets(host, targets))) throw fail('domain_not_pointing', host, targets.join(' or '));
   let id: number;

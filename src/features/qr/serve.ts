@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { cacheKeys } from '../../lib/cache-keys.js';
 import { imageKey, inTurn, type QrCaches, type QrImage, type ScanTarget } from './cache.js';
-import { MAX_SIZE, renderPng, renderSvg } from './render.js';
+import { MAX_SIZE, renderPng, renderSvg, type QrStyle } from './render.js';
 import * as repo from './repo.js';
 import { payloadFor } from './service.js';
 import { DEFAULT_BACKGROUND, DEFAULT_FOREGROUND, logoOf, parseRgb } from './style.js';
@@ -75,7 +75,18 @@ async function renderImage(ctx: AppContext, caches: QrCaches, slug: string, form
   const image =
     format === 'svg'
       ? { body: Buffer.from(renderSvg(style, size)), type: 'image/svg+xml; charset=utf-8' }
-      : { body: await inTurn(caches, () => renderPng(style, size)), type: 'image/png' };
+      : { body: await inTurn(caches, () => drawPng(ctx, style, size)), type: 'image/png' };
   if (epoch === caches.epoch) caches.images.set(key, image, caches.ttlMs);
   return image;
+}
+
+/** A stored logo that no longer decodes (checks before logos were decoded whole let some in) leaves the code drawn without it. */
+async function drawPng(ctx: AppContext, style: QrStyle, size: number): Promise<Buffer> {
+  try {
+    return await renderPng(style, size);
+  } catch (err) {
+    if (style.logo.kind !== 'image') throw err;
+    ctx.log.warn({ reason: (err as Error).message }, 'qr logo does not decode; the code is drawn without it');
+    return renderPng({ ...style, logo: { kind: 'none' } }, size);
+  }
 }

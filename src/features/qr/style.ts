@@ -84,8 +84,19 @@ export async function checkLogo(value: string | undefined): Promise<string | und
   if (!meta.width || !meta.height || meta.width > MAX_LOGO_SIDE || meta.height > MAX_LOGO_SIDE) {
     throw fail('qr_logo_invalid', `The logo image must be at most ${MAX_LOGO_SIDE}×${MAX_LOGO_SIDE} pixels.`);
   }
-  const stored = Math.max(meta.width, meta.height) > LARGEST_LOGO ? await shrink(sharp, data, declared) : data;
+  const stored = await decodeWhole(sharp, data, declared, Math.max(meta.width, meta.height));
   return `data:image/${declared};base64,${stored.toString('base64')}`;
+}
+
+/** Decodes every pixel (a header that reads says nothing of them, and each render would fail on them); returns the bytes to store. */
+async function decodeWhole(sharp: Sharp, data: Buffer, format: 'png' | 'jpeg', side: number): Promise<Buffer> {
+  try {
+    if (side > LARGEST_LOGO) return await shrink(sharp, data, format);
+    await sharp(data).raw().toBuffer();
+    return data;
+  } catch {
+    throw fail('qr_logo_invalid', `The logo is not a valid ${format} image.`);
+  }
 }
 
 function shrink(sharp: Sharp, data: Buffer, format: 'png' | 'jpeg'): Promise<Buffer> {

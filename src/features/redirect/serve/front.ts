@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { AppContext } from '../../../context.js';
+import { requestHost } from '../../../http/request-host.js';
 import type { MaybePromise } from '../../../lib/maybe-promise.js';
 import { isReserved } from '../../../lib/reserved.js';
 import type { Lookup, Resolver } from '../resolve/resolver.js';
@@ -17,7 +18,7 @@ const PLAIN_ALIAS = /^\/([A-Za-z0-9_-]{1,64})(?:\?|$)/;
  */
 export function leanFront(ctx: AppContext, resolver: Resolver, fastify: RequestListener): RequestListener {
   const clientIp = ctx.config.TRUST_PROXY ? forwardedIp : socketIp;
-  const hostOf = ctx.config.TRUST_PROXY ? forwardedHost : plainHost;
+  const hostOf = requestHost(ctx.config.TRUST_PROXY);
   const serve = (req: IncomingMessage, res: ServerResponse, found: Lookup, now: number, host: string) => {
     if (found.kind !== 'link') return fastify(req, res);
     const method = req.method!;
@@ -64,18 +65,6 @@ export function leanFront(ctx: AppContext, resolver: Resolver, fastify: RequestL
       );
     else serve(req, res, found, now, host);
   };
-}
-
-function plainHost(req: IncomingMessage): string | undefined {
-  return req.headers.host;
-}
-
-/** As Fastify's `request.host` with trustProxy: true — the last X-Forwarded-Host entry, else Host — so both resolve one site. */
-function forwardedHost(req: IncomingMessage): string | undefined {
-  const header = req.headers['x-forwarded-host'];
-  if (typeof header !== 'string' || header === '') return req.headers.host;
-  const comma = header.lastIndexOf(',');
-  return (comma === -1 ? header : header.slice(comma + 1)).trim();
 }
 
 function socketIp(req: IncomingMessage): string {
