@@ -47,6 +47,8 @@ const EnvSchema = Type.Object({
   SESSION_MAX_DAYS: Type.Number({ exclusiveMinimum: 0, default: 30 }),
   /** Requests per RATE_LIMIT_WINDOW_S of a signed-in dashboard account (its own budget, not an API key's). */
   SESSION_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 600 }),
+  /** Tries of one link's password from all clients together per hour; past it the link's form answers 429. */
+  LINK_PASSWORD_CEILING: Type.Integer({ minimum: 1, default: 100 }),
   /** The largest CSV file POST /api/urls/import reads, in bytes; a larger one is refused with 413 before it is read. */
   IMPORT_MAX_BYTES: Type.Integer({ minimum: 1024, default: 20 * 1024 * 1024 }),
   /** Seconds between two checks of one link's destinations (with jitter); 0 checks only on request. */
