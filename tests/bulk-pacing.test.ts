@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from './helpers/server.js';
 import { isPostgresUrl } from './helpers/services.js';
+import { BulkGate } from '../src/features/links/write/bulk-gate.js';
 
 // Issue 38 item 14: a bulk call runs in slices between turns of the event loop, one per account at a time.
 // PostgreSQL writes a link in about 13 ms of round trips here, so it gets fewer links to keep the file quick.
@@ -71,5 +72,25 @@ describe('bulk calls share the event loop and run one per account', () => {
     expect(await linkCount()).toBe(0);
     expect(await linkCount(otherKey)).toBe(5);
     expect((await bulk('after', 1)).status).toBe(200); // the gate opens again
+  });
+});
+
+describe('BulkGate', () => {
+  it('runs two accounts at a time, the next in order, and one job per account', async () => {
+    const gate = new BulkGate(2, 1);
+    const ends: Array<() => void> = [];
+    const started: number[] = [];
+    const job = (user: number) => () => new Promise<void>((resolve) => (started.push(user), ends.push(resolve)));
+    const runs = [gate.run(1, job(1)), gate.run(2, job(2)), gate.run(3, job(3))];
+    await expect(gate.run(1, job(1))).rejects.toMatchObject({ code: 'bulk_busy', status: 429, retryAfter: 1 });
+    await expect(gate.run(4, job(4))).rejects.toMatchObject({ code: 'bulk_busy' }); // no waiting place left
+    expect(started).toEqual([1, 2]);
+    ends.shift()!();
+    await runs[0];
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual([1, 2, 3]);
+    for (const end of ends.splice(0)) end();
+    await Promise.all(runs);
+    await expect(gate.run(1, async () => 'again')).resolves.toBe('again');
   });
 });

@@ -1,23 +1,42 @@
 import { AppError, fail } from '../../../lib/errors.js';
 
 /**
- * One bulk job (`urls/bulk`, `urls/bulk/apply`) per account at a time in each process: a second one of the same
- * account is refused with 429 `bulk_busy` rather than queued, so one account's jobs cannot pile up on the event
- * loop beside everyone's redirects; other accounts' jobs run beside it.
+ * Bulk jobs (`urls/bulk`, `urls/bulk/apply`) in one process: each yields the event loop every few ms, but the
+ * slices of every running job run back to back in one turn, so at most `slots` run at once and the others wait
+ * their turn in order (at most `waiting`). An account has one job at a time: its second one, or one past the
+ * waiting places, is refused with 429 `bulk_busy` rather than queued.
  */
 export class BulkGate {
-  private readonly running = new Set<number>();
+  private readonly accounts = new Set<number>();
+  private readonly queue: Array<() => void> = [];
+  private running = 0;
+
+  constructor(
+    private readonly slots = 2,
+    private readonly waiting = 64,
+  ) {}
 
   async run<T>(userId: number, job: () => Promise<T>): Promise<T> {
-    if (this.running.has(userId)) {
-      const busy = fail('bulk_busy');
-      throw new AppError(busy.code, busy.status, busy.message, 1);
-    }
-    this.running.add(userId);
+    if (this.accounts.has(userId) || (this.running >= this.slots && this.queue.length >= this.waiting)) throw busy();
+    this.accounts.add(userId);
     try {
-      return await job();
+      if (this.running >= this.slots) await new Promise<void>((resolve) => this.queue.push(resolve));
+      else this.running++;
+      try {
+        return await job();
+      } finally {
+        const next = this.queue.shift();
+        if (next)
+          next(); // the slot passes on as it is
+        else this.running--;
+      }
     } finally {
-      this.running.delete(userId);
+      this.accounts.delete(userId);
     }
   }
+}
+
+function busy(): AppError {
+  const error = fail('bulk_busy');
+  return new AppError(error.code, error.status, error.message, 1);
 }
