@@ -100,7 +100,7 @@ export const publicRoutes: Feature<{ resolver: Resolver; store: RateLimitStore }
             `password answers the same page. Wrong: the form again with 401. After ${GUESS_LIMITS.client} tries per link and client (an IP ` +
             'address; for IPv6 its /64) within 15 minutes: 429 until the window ends, also for tries sent at once; after ' +
             `${ctx.config.LINK_PASSWORD_CEILING} tries of the link from all clients together within the hour (LINK_PASSWORD_CEILING): ` +
-            `429 for everyone until the hour ends. Passwords are checked ${GUESS_LANE.slots} at a time per server with ${GUESS_LANE.waiting} ` +
+            `429 for everyone until the hour ends. Passwords are checked ${GUESS_LANE.slots} at a time per process with ${GUESS_LANE.waiting} ` +
             'waiting; a try past that answers 429 with Retry-After: 1 at once, unchecked and uncounted. ' +
             `Every public POST counts against the client's budget of ${POST_BUDGET} per ${POST_WINDOW_S} s (per process): ` +
             'past it, a 429 page with Retry-After.',
