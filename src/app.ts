@@ -164,7 +164,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(qrCachesPlugin, { ctx });
   await app.register(qrPublicRoutes, { ctx });
   await app.register(campaignPublicRoutes, { ctx });
-  await app.register(publicRoutes, { ctx, resolver }); // last: it owns the catch-all /:alias
+  await app.register(publicRoutes, { ctx, resolver, store }); // last: it owns the catch-all /:alias
   return app;
 }
 

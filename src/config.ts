@@ -51,6 +51,8 @@ const EnvSchema = Type.Object({
   ACCOUNT_RATE_LIMIT_MAX: Type.Optional(Type.Integer({ minimum: 1 })),
   /** Live (unexpired) API keys one account may hold. */
   MAX_KEYS_PER_ACCOUNT: Type.Integer({ minimum: 1, maximum: 1000, default: 20 }),
+  /** Tries of one link's password from all clients together per hour; past it the link's form answers 429. */
+  LINK_PASSWORD_CEILING: Type.Integer({ minimum: 1, default: 100 }),
   /** The largest CSV file POST /api/urls/import reads, in bytes; a larger one is refused with 413 before it is read. */
   IMPORT_MAX_BYTES: Type.Integer({ minimum: 1024, default: 20 * 1024 * 1024 }),
   /** Seconds between two checks of one link's destinations (with jitter); 0 checks only on request. */

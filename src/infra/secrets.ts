@@ -20,37 +20,63 @@ export function constantTimeEqual(a: string, b: string): boolean {
 
 /**
  * argon2 runs on libuv's threadpool, off the event loop, but each hash is about 20 ms of a core: unbounded
- * (4 bulk calls at once) it took every core from the event loop. At most one core less than the machine
- * has hashes at a time; the others wait their turn in order (docs/performance.md#argon2-slots).
+ * (4 bulk calls at once) it took every core from the event loop. A lane lets `slots` hashes run at a time and
+ * up to `waiting` more wait their turn in order (docs/performance.md#argon2-slots); past that it refuses.
  */
-const ARGON_SLOTS = Math.max(1, availableParallelism() - 1);
-let argonBusy = 0;
-const argonQueue: Array<() => void> = [];
+export class ArgonLane {
+  private busy = 0;
+  private readonly queue: Array<() => void> = [];
 
-async function inArgonSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (argonBusy >= ARGON_SLOTS) await new Promise<void>((resolve) => argonQueue.push(resolve));
-  else argonBusy++;
-  try {
-    return await work();
-  } finally {
-    const next = argonQueue.shift();
-    if (next)
-      next(); // the slot passes on as it is
-    else argonBusy--;
+  constructor(
+    private readonly slots: number,
+    private readonly waiting = Infinity,
+  ) {}
+
+  /** Runs `work` in its turn; undefined (and nothing started) when every slot and waiting place is taken. */
+  tryRun<T>(work: () => Promise<T>): Promise<T> | undefined {
+    if (this.busy >= this.slots && this.queue.length >= this.waiting) return undefined;
+    return this.run(work);
+  }
+
+  /** Waits for a slot however long the queue (the caller bounds what it sends). */
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.busy >= this.slots) await new Promise<void>((resolve) => this.queue.push(resolve));
+    else this.busy++;
+    try {
+      return await work();
+    } finally {
+      const next = this.queue.shift();
+      if (next)
+        next(); // the slot passes on as it is
+      else this.busy--;
+    }
   }
 }
+
+/** Account passwords and the owner's own link passwords: at most one core less than the machine has. */
+const sharedLane = new ArgonLane(Math.max(1, availableParallelism() - 1));
 
 /** Passwords (accounts and links) are low-entropy: argon2id. */
 export function hashPassword(password: string): Promise<string> {
-  return inArgonSlot(() => argonHash(password));
+  return sharedLane.run(() => argonHash(password));
 }
 
-export async function verifyPassword(stored: string, password: string): Promise<boolean> {
+/** A stored value that is no argon2 hash (or any other failure of the check) is a wrong password. */
+async function argonMatches(stored: string, password: string): Promise<boolean> {
   try {
-    return await inArgonSlot(() => argonVerify(stored, password));
+    return await argonVerify(stored, password);
   } catch {
     return false;
   }
+}
+
+export function verifyPassword(stored: string, password: string): Promise<boolean> {
+  return sharedLane.run(() => argonMatches(stored, password));
+}
+
+/** `verifyPassword` on a lane of the caller's; undefined when that lane is full. */
+export function tryVerifyPassword(lane: ArgonLane, stored: string, password: string): Promise<boolean> | undefined {
+  return lane.tryRun(() => argonMatches(stored, password));
 }
 
 export function hmac(secret: string, value: string): string {

@@ -288,6 +288,11 @@ export const ERRORS = catalogue({
       `The filter matches ${matched.toLocaleString('en')} ${matched === 1 ? 'link' : 'links'}; one request changes at most ${max.toLocaleString('en')}. Narrow the filter and send it again.`,
     about: 'A change by filter (POST /api/urls/bulk/apply) matches more links than one request may touch (10000); nothing was changed.',
   },
+  bulk_busy: {
+    status: 429,
+    message: 'Another bulk change of this account is still running. Send this one again when it has answered.',
+    about: 'A bulk call (POST /api/urls/bulk or /api/urls/bulk/apply) while another of the same account runs; nothing was changed; see Retry-After.',
+  },
 
   // Click series.
   series_range_invalid: {

@@ -5,6 +5,7 @@ import { listEnvelope } from '../../lib/pagination.js';
 import { bodyChecker } from '../../http/validation.js';
 import { applyToMatching } from './write/apply.js';
 import { addLinks, passwordItems } from './write/bulk.js';
+import { BulkGate } from './write/bulk-gate.js';
 import { TAG_RULES } from '../tags/access.js';
 import {
   BulkApplied,
@@ -37,6 +38,7 @@ const WRITE_RULES =
   ').';
 
 export const linkRoutes: Feature = async (app, { ctx }) => {
+  const bulkGate = new BulkGate();
   app.get(
     '/urls',
     {
@@ -102,7 +104,8 @@ export const linkRoutes: Feature = async (app, { ctx }) => {
           `\`{"urls":[…]}\` with 1 to ${MAX_BULK} items, each the body of \`POST /api/url/add\` under the same rules. ` +
           'Answers `{"error":0,"data":[…]}` with one result per item in the order sent: `{"error":0,"id":…,"shorturl":…}` or ' +
           '`{"error":1,"message":…,"code":…}`. A failed item fails alone. The call counts once against the rate limit, plus once per item ' +
-          'that carries a password (hashing one is the costly part): a call over the remaining budget is refused whole with 429 before any item is created.',
+          'that carries a password (hashing one is the costly part): a call over the remaining budget is refused whole with 429 before any item is created. ' +
+          'One bulk call (this or `urls/bulk/apply`) per account runs at a time: another meanwhile answers 429 `bulk_busy`.',
         body: BulkBody,
         response: { 200: BulkCreated, ...errorResponses },
       },
@@ -113,8 +116,11 @@ export const linkRoutes: Feature = async (app, { ctx }) => {
         if (failure) throw failure;
         return item as LinkInput;
       };
-      await req.chargeUnits(passwordItems(req.body.urls));
-      return { error: 0 as const, data: await addLinks(ctx, accountOf(req).userId, req.body.urls, parse) };
+      const userId = accountOf(req).userId;
+      return bulkGate.run(userId, async () => {
+        await req.chargeUnits(passwordItems(req.body.urls));
+        return { error: 0 as const, data: await addLinks(ctx, userId, req.body.urls, parse) };
+      });
     },
   );
 
@@ -131,14 +137,15 @@ export const linkRoutes: Feature = async (app, { ctx }) => {
           '`POST /api/channel/{id}/assign/links/{linkid}` would; the answer lists one result per link, oldest first, as `urls/bulk` does, with its `id`. ' +
           `At most ${MAX_BULK_APPLY} links per request: a filter matching more is refused whole with 400 \`bulk_too_large\` before any link changes. ` +
           'A filter, campaign or channel that is not yours answers 404 `not_found`. An API key also needs `campaigns:write` for `campaign` ' +
-          'and `channels:write` for `channel`, as the per-link assign does (403 `scope_missing`).',
+          'and `channels:write` for `channel`, as the per-link assign does (403 `scope_missing`). ' +
+          'One bulk call (this or `urls/bulk`) per account runs at a time: another meanwhile answers 429 `bulk_busy`.',
         body: BulkApplyBody,
         response: { 200: BulkApplied, ...errorResponses },
       },
     },
     async (req) => {
       if (req.body.action !== 'delete') requireScope(accountOf(req), ASSIGN_SCOPE[req.body.action]);
-      return applyToMatching(ctx, accountOf(req).userId, req.body);
+      return bulkGate.run(accountOf(req).userId, () => applyToMatching(ctx, accountOf(req).userId, req.body));
     },
   );
 

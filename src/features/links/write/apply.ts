@@ -1,7 +1,7 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Static } from 'typebox';
 import type { AppContext } from '../../../context.js';
 import { AppError, fail } from '../../../lib/errors.js';
+import { Pacer } from '../../../infra/pacer.js';
 import { shortUrl } from '../../../lib/short-url.js';
 import { addToChannel, ownsChannel } from '../../channels/access.js';
 import { moveLinkToCampaign } from '../access.js';
@@ -12,8 +12,6 @@ import { deleteLink, listFilter } from '../service.js';
 
 type Body = Static<typeof BulkApplyBody>;
 type Result = Static<typeof BulkApplied>['data'][number];
-/** Links changed between two turns of the event loop, so a 10,000-link change never holds it for long. */
-const CHUNK = 100;
 
 interface Action {
   each(id: number): Promise<unknown>;
@@ -52,8 +50,9 @@ export async function applyToMatching(ctx: AppContext, userId: number, body: Bod
   const links = await repo.matchingLinks(ctx.db, userId, filter, MAX_BULK_APPLY + 1);
   if (links.length > MAX_BULK_APPLY) throw fail('bulk_too_large', await repo.countLinks(ctx.db, userId, filter), MAX_BULK_APPLY);
   const data: Result[] = [];
-  for (const [i, link] of links.entries()) {
-    if (i > 0 && i % CHUNK === 0) await nextTurn();
+  const pacer = new Pacer(); // a 10,000-link change never holds the event loop for long
+  for (const link of links) {
+    await pacer.turn();
     const shorturl = shortUrl(ctx.config, link.scheme && link.host ? { scheme: link.scheme, host: link.host } : null, link.alias);
     try {
       await act.each(link.id);

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import { AppError, fail, type ErrorCode } from '../../../lib/errors.js';
+import { Pacer } from '../../../infra/pacer.js';
 import type { LinkInput } from '../schema.js';
 import { addLink } from '../service.js';
 
@@ -19,7 +20,9 @@ export function passwordItems(items: unknown[]): number {
  */
 export async function addLinks(ctx: AppContext, userId: number, items: unknown[], parse: (item: unknown) => LinkInput): Promise<BulkItemResult[]> {
   const results: BulkItemResult[] = [];
+  const pacer = new Pacer(); // on SQLite the whole call would otherwise hold the event loop
   for (const item of items) {
+    await pacer.turn();
     try {
       results.push({ error: 0, ...(await addLink(ctx, userId, parse(item))) });
     } catch (error) {

@@ -1,11 +1,10 @@
 import { DEFAULT_RULE } from '../../../clicks/visit-columns.js';
 import type { RenderedPage } from '../../../lib/html.js';
-import { verifyPassword } from '../../../infra/secrets.js';
 import type { CompiledLink } from '../resolve/compile.js';
 import { forwardPage, framePage, ogPage, overlayPage, splashPage } from '../pages/link.js';
-import { throttleClient } from '../../../lib/client-key.js';
-import { isUnlocked, unlockCookie, type FailureThrottle } from './password.js';
-import { continuePage, expiredPage, passwordPage, throttledPage } from '../pages/site.js';
+import { isUnlocked, unlockCookie } from './password.js';
+import type { GuessGuard } from './guesses.js';
+import { busyPage, continuePage, expiredPage, passwordPage, throttledPage } from '../pages/site.js';
 import { target, type Visitor } from './targeting.js';
 import { destinationOf, exhausted, route } from './routing.js';
 import { agentFacts } from './checks.js';
@@ -86,26 +85,28 @@ function expired(link: CompiledLink): Decision {
 const INVALID_PASSWORD = 'That password is not right. Please try again.';
 
 /**
- * The password form's POST: refused while throttled (before any hashing), verified with argon2, and on
- * success a signed cookie plus a page that continues to the link (pages/site.ts says why not a redirect).
+ * The password form's POST: counted and refused while throttled (before any hashing), verified with argon2 on the
+ * link passwords' own lane (refused at once when it is full), and on success a signed cookie plus a page that
+ * continues to the link (pages/site.ts says why not a redirect).
  */
 export async function submitPassword(
   link: CompiledLink,
   input: { password: string; ip: string; now: number },
   secret: string,
-  throttle: FailureThrottle,
+  guard: GuessGuard,
 ): Promise<Decision> {
   if (link.expiresAt !== null && input.now >= link.expiresAt) return expired(link);
   if (link.routing !== null && exhausted(link.routing)) return expired(link);
   if (link.passwordHash === null) return page(OUTCOME.password, 200, continuePage(link));
-  const key = `${link.id}|${throttleClient(input.ip)}`;
-  const wait = throttle.blockedFor(key, input.now);
-  if (wait > 0) return page(OUTCOME.password, 429, throttledPage(wait), false, wait);
   if (!input.password) return page(OUTCOME.password, 400, passwordPage(link, 'Enter the password to continue.'));
-  // Counted before the (slow) hash check: guesses sent all at once must not all pass the check above while
-  // the first one is still hashing. A right password clears the count.
-  throttle.fail(key, input.now);
-  if (!(await verifyPassword(link.passwordHash, input.password))) return page(OUTCOME.password, 401, passwordPage(link, INVALID_PASSWORD));
-  throttle.succeed(key);
+  const wait = await guard.count(link.id, input.ip, input.now);
+  if (wait > 0) return page(OUTCOME.password, 429, throttledPage(wait), false, wait);
+  const checking = guard.check(link.passwordHash, input.password);
+  if (!checking) {
+    await guard.uncount(link.id, input.ip, input.now);
+    return page(OUTCOME.password, 429, busyPage(), false, 1);
+  }
+  if (!(await checking)) return page(OUTCOME.password, 401, passwordPage(link, INVALID_PASSWORD));
+  await guard.uncount(link.id, input.ip, input.now);
   return { kind: 'page', status: 200, page: continuePage(link), count: false, setCookie: unlockCookie(secret, link, input.now) };
 }

@@ -1,10 +1,7 @@
-import { BoundedCache } from '../../../lib/bounded-cache.js';
 import { cookieValue } from '../../../lib/cookies.js';
 import { constantTimeEqual, hmac } from '../../../infra/secrets.js';
 
 export const UNLOCK_SECONDS = 24 * 60 * 60;
-export const MAX_FAILURES = 5;
-export const FAILURE_WINDOW_MS = 15 * 60 * 1000;
 
 interface Lockable {
   id: number;
@@ -38,40 +35,4 @@ export function isUnlocked(secret: string, link: Lockable, cookieHeader: string 
   const expires = Number(value.slice(0, dot));
   if (dot < 1 || !Number.isInteger(expires) || expires * 1000 <= now) return false;
   return constantTimeEqual(value.slice(dot + 1), signature(secret, link, expires));
-}
-
-/**
- * Failed password attempts per link and client IP, in memory: after MAX_FAILURES within the window the
- * form answers 429 until the window ends. Bounded: past `capacity`, the least recently failed go first.
- */
-export class FailureThrottle {
-  private readonly counters: BoundedCache<string, { failures: number; resetAt: number }>;
-
-  constructor(capacity = 100_000) {
-    this.counters = new BoundedCache(capacity);
-  }
-
-  /** Seconds until the client may try again; 0 when it may try now. */
-  blockedFor(key: string, now: number): number {
-    const counter = this.counters.get(key);
-    if (!counter) return 0;
-    if (counter.resetAt <= now) {
-      this.counters.delete(key);
-      return 0;
-    }
-    return counter.failures >= MAX_FAILURES ? Math.ceil((counter.resetAt - now) / 1000) : 0;
-  }
-
-  fail(key: string, now: number): void {
-    const counter = this.counters.get(key);
-    if (counter && counter.resetAt > now) {
-      counter.failures++;
-      return;
-    }
-    this.counters.set(key, { failures: 1, resetAt: now + FAILURE_WINDOW_MS });
-  }
-
-  succeed(key: string): void {
-    this.counters.delete(key);
-  }
 }

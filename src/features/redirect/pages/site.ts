@@ -63,6 +63,15 @@ export function throttledPage(seconds: number): RenderedPage {
   );
 }
 
+/** Too many guesses of link passwords are being checked on this server right now: nothing was checked. */
+export function busyPage(): RenderedPage {
+  return simple(
+    'Too many attempts',
+    html`<h1>Too many attempts</h1>
+<p>Too many passwords are being checked right now. Try again in a moment.</p>`,
+  );
+}
+
 /** Stored entries are re-checked: only strings reach the page, whatever the row holds. */
 function linksOf(bio: BioRow): Array<{ title: string; url: string }> {
   return bioLinks(bio)

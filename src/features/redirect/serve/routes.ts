@@ -5,7 +5,8 @@ import { statusAndMessage } from '../../../http/errors.js';
 import type { Feature } from '../../../http/types.js';
 import { errorPage } from '../../../lib/error-pages.js';
 import { submitPassword } from '../decide/decide.js';
-import { FailureThrottle } from '../decide/password.js';
+import { GUESS_LANE, GUESS_LIMITS, GuessGuard } from '../decide/guesses.js';
+import type { RateLimitStore } from '../../../http/rate-limit.js';
 import type { Resolver } from '../resolve/resolver.js';
 import { FORM_LIMIT, FORM_ONLY, FORM_TOO_LARGE, FORM_TYPE, POST_BUDGET, POST_WINDOW_S } from './public-body.js';
 import { sendDecision, sendPage } from './send.js';
@@ -30,9 +31,10 @@ const VISIT_DOC =
 /**
  * The public side: `/` and `/{alias}` on the default and every branded domain. Registered last (it owns the catch-all).
  * `resolver` is shared with the lean front (app.ts makes both); the body gate before it is the app's (public-body.ts).
+ * `store` is the API's rate-limit store (shared through Redis when set), which counts link-password guesses.
  */
-export const publicRoutes: Feature<{ resolver: Resolver }> = async (app, { ctx, resolver }) => {
-  const throttle = new FailureThrottle();
+export const publicRoutes: Feature<{ resolver: Resolver; store: RateLimitStore }> = async (app, { ctx, resolver, store }) => {
+  const guard = new GuessGuard(store, ctx.config.LINK_PASSWORD_CEILING, ctx.log);
 
   void app.register(async (plugin) => {
     const scope = plugin.withTypeProvider<TypeBoxTypeProvider>();
@@ -95,8 +97,11 @@ export const publicRoutes: Feature<{ resolver: Resolver }> = async (app, { ctx, 
             'a larger one 413, before it is read). Right: a signed HttpOnly cookie for this link (one day) and a 200 page ' +
             "that continues to the link (meta refresh and a link; not a 303, since browsers apply the form page's CSP " +
             "form-action 'self' to the whole redirect chain, which ends on another site). A post to a link without a " +
-            'password answers the same page. Wrong: the form again with 401. After 5 tries per link and client (an IP ' +
-            'address; for IPv6 its /64) within 15 minutes: 429 until the window ends, also for tries sent at once. ' +
+            `password answers the same page. Wrong: the form again with 401. After ${GUESS_LIMITS.client} tries per link and client (an IP ` +
+            'address; for IPv6 its /64) within 15 minutes: 429 until the window ends, also for tries sent at once; after ' +
+            `${ctx.config.LINK_PASSWORD_CEILING} tries of the link from all clients together within the hour (LINK_PASSWORD_CEILING): ` +
+            `429 for everyone until the hour ends. Passwords are checked ${GUESS_LANE.slots} at a time per process with ${GUESS_LANE.waiting} ` +
+            'waiting; a try past that answers 429 with Retry-After: 1 at once, unchecked and uncounted. ' +
             `Every public POST counts against the client's budget of ${POST_BUDGET} per ${POST_WINDOW_S} s (per process): ` +
             'past it, a 429 page with Retry-After.',
         },
@@ -106,7 +111,7 @@ export const publicRoutes: Feature<{ resolver: Resolver }> = async (app, { ctx, 
         const found = await resolver.lookup(req.host, req.params.alias, now);
         if (found.kind !== 'link') return sendDecision(reply, answerNoLink(found));
         const input = { password: req.body?.password ?? '', ip: req.ip, now };
-        const decision = await submitPassword(found, input, ctx.secret, throttle);
+        const decision = await submitPassword(found, input, ctx.secret, guard);
         if (decision.status === 429) ctx.counters.rateLimited[RATE_SCOPE.public]!++;
         return sendDecision(reply, decision);
       },
