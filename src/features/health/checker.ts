@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { TargetKind } from '../../db/types.js';
-import { Rounds } from '../../infra/rounds.js';
+import { InFlight, Rounds } from '../../infra/rounds.js';
 import { OutboundClient } from '../../infra/outbound/client.js';
 import { outboundUserAgent } from '../../infra/outbound/user-agent.js';
 import { formatTimestamp } from '../../lib/time.js';
@@ -11,8 +11,12 @@ import { queueWebhookEvents, webhooksHearing } from '../webhooks/access.js';
 
 /** Targets leased per round, checked side by side (the host gate still holds each host to two at a time). */
 const BATCH = 8;
-/** How long a node holds a target: beyond the longest check (two requests, each up to six hops). */
+/** How long a node holds a target: beyond its check's deadline, so no other node checks it meanwhile. */
 const LEASE_MS = 5 * 60_000;
+/** A check's deadline (a link's budget per round), in OUTBOUND_TIMEOUT_MS: every destination, hop and wait included. */
+const BUDGET_HOPS = 6;
+/** The longest a round waits for its checks: the slower ones go on in their slots while the next round starts. */
+const ROUND_MS = 5000;
 /** Pause between rounds that found too little due, with a third of it as jitter. */
 const IDLE_MS = 15_000;
 /** New targets are first checked within this much, spread so a large backlog does not start as one burst. */
@@ -41,6 +45,8 @@ export interface CheckerOptions {
 export class HealthChecker {
   private readonly client: OutboundClient;
   private readonly rounds: Rounds;
+  private readonly inFlight: InFlight;
+  private readonly budgetMs: number;
 
   constructor(
     private readonly ctx: AppContext,
@@ -52,6 +58,8 @@ export class HealthChecker {
       allowLoopback: ctx.config.OUTBOUND_ALLOW_LOOPBACK,
     });
     this.rounds = new Rounds({ round: () => this.round(), batch: BATCH, pauseMs: () => IDLE_MS, log: ctx.log, what: 'link health' });
+    this.inFlight = new InFlight(BATCH, ctx.log, 'link health');
+    this.budgetMs = BUDGET_HOPS * ctx.config.OUTBOUND_TIMEOUT_MS;
   }
 
   /** Starts the rounds (a no-op when checks are off or already started). */
@@ -59,14 +67,33 @@ export class HealthChecker {
     if (this.options.intervalS > 0) this.rounds.start(1000);
   }
 
+  /** Starts no more rounds and cuts the checks under way short (shutdown begins); close() then waits for them. */
+  abort(): void {
+    void this.rounds.close();
+    this.client.close();
+  }
+
   async close(): Promise<void> {
     const ended = this.rounds.close();
     this.client.close(); // cuts the round's requests short, so it ends soon
     await ended;
+    await this.inFlight.drain();
   }
 
-  /** One round: learn of new targets, lease the due ones and check them. Answers how many were checked. */
+  /** One round: learn of new targets, lease due ones for the free slots and check them, waiting at most ROUND_MS. Answers how many it started. */
   async round(): Promise<number> {
+    await this.learn();
+    const free = this.inFlight.free;
+    if (free === 0) return 0;
+    const now = Date.now();
+    const claimed = await repo.claimDue(this.ctx.db, at(now), at(now + Math.max(LEASE_MS, 2 * this.budgetMs)), free);
+    const checks = claimed.map((c) => this.inFlight.start(() => this.check(c.target_kind, c.target_id, 30_000)));
+    await this.inFlight.settle(checks, ROUND_MS);
+    return claimed.length;
+  }
+
+  /** Starts watching the targets created since the last round, each first due within FIRST_CHECK_S. */
+  private async learn(): Promise<void> {
     for (const [kind, source] of Object.entries(healthSources()) as Array<[TargetKind, NonNullable<ReturnType<typeof healthSources>['link']>]>) {
       const newest = await repo.newestWatched(this.ctx.db, kind);
       const ids = await source.idsAfter(this.ctx.db, newest, 1000);
@@ -77,13 +104,12 @@ export class HealthChecker {
         ids.map((id) => ({ id, due: this.options.intervalS ? at(Date.now() + Math.random() * spread * 1000) : NEVER })),
       );
     }
-    const now = Date.now();
-    const claimed = await repo.claimDue(this.ctx.db, at(now), at(now + LEASE_MS), BATCH);
-    await Promise.all(claimed.map((c) => this.check(c.target_kind, c.target_id, 30_000)));
-    return claimed.length;
   }
 
-  /** Checks one target now (leased or asked for by its owner) and records it; undefined when it no longer exists. */
+  /**
+   * Checks one target now (leased or asked for by its owner) within its budget and records it; undefined when it no
+   * longer exists. `maxWaitMs` 0: a person waits, and a host in backoff is asked anyway; else a probe to it fails at once.
+   */
   async check(kind: TargetKind, id: number, maxWaitMs: number): Promise<Verdict | undefined> {
     const source = healthSources()[kind];
     const found = (await source?.destinations(this.ctx.db, [id]))?.get(id);
@@ -95,7 +121,8 @@ export class HealthChecker {
       await repo.park(this.ctx.db, kind, id, this.nextDue());
       return { status: 'unknown', code: null };
     }
-    const { verdict, broken } = await probeAll(this.client, found.urls, maxWaitMs);
+    const terms = { maxWaitMs, deadline: Date.now() + this.budgetMs, failWhileBackingOff: maxWaitMs > 0 };
+    const { verdict, broken } = await probeAll(this.client, found.urls, terms);
     // Requests cut short by a shutdown say nothing of the link: its lease runs out and another round checks it.
     if (this.rounds.closed) return undefined;
     const hearing = kind === 'link' && found.owner ? await webhooksHearing(this.ctx.db, found.owner, ['link.health']) : [];
