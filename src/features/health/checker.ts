@@ -35,6 +35,8 @@ export interface CheckerOptions {
   intervalS: number;
   /** New targets are first checked within this many seconds (at most the interval). */
   firstCheckS?: number;
+  /** The pause between rounds that found too little due (IDLE_MS; tests shorten it). */
+  pauseMs?: number;
 }
 
 /**
@@ -57,7 +59,13 @@ export class HealthChecker {
       timeoutMs: ctx.config.OUTBOUND_TIMEOUT_MS,
       allowLoopback: ctx.config.OUTBOUND_ALLOW_LOOPBACK,
     });
-    this.rounds = new Rounds({ round: () => this.round(), batch: BATCH, pauseMs: () => IDLE_MS, log: ctx.log, what: 'link health' });
+    this.rounds = new Rounds({
+      round: () => this.round(),
+      batch: BATCH,
+      pauseMs: () => this.options.pauseMs ?? IDLE_MS,
+      log: ctx.log,
+      what: 'link health',
+    });
     this.inFlight = new InFlight(BATCH, ctx.log, 'link health');
     this.budgetMs = BUDGET_HOPS * ctx.config.OUTBOUND_TIMEOUT_MS;
   }
