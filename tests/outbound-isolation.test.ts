@@ -1,4 +1,3 @@
-import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { once } from 'node:events';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +6,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { HealthChecker } from '../src/features/health/checker.js';
 import { startServer, type TestServer } from './helpers/server.js';
+import { startTarpit, type Tarpit } from './helpers/tarpit.js';
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 
 /**
@@ -17,15 +17,6 @@ import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
  */
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
-
-/** Accepts connections and never answers them. */
-async function startTarpit(): Promise<{ server: Server; url: string; connections: () => number; close: () => void }> {
-  const sockets: Socket[] = [];
-  const server = createTcpServer((socket) => void sockets.push(socket)).listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { server, url, connections: () => sockets.length, close: () => (sockets.forEach((s) => s.destroy()), server.close()) };
-}
 
 /** Polls `check` while forcing a GC every few ms; fails after `ms`. */
 async function underGc(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
@@ -40,8 +31,8 @@ async function underGc(check: () => Promise<boolean> | boolean, ms: number, what
 
 let server: TestServer;
 let receiver: Receiver;
-let hookTarpit: Awaited<ReturnType<typeof startTarpit>>;
-let linkTarpit: Awaited<ReturnType<typeof startTarpit>>;
+let hookTarpit: Tarpit;
+let linkTarpit: Tarpit;
 const missing = createHttpServer((_req, res) => res.writeHead(404).end());
 let missingUrl: string;
 
