@@ -20,6 +20,7 @@ import * as linkRouting from './migrations/0016-link-routing.js';
 import * as linkHealth from './migrations/0017-link-health.js';
 import * as webhooks from './migrations/0018-webhooks.js';
 import * as variantHours from './migrations/0019-variant-hours.js';
+import * as healthResume from './migrations/0025-health-resume.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0017-link-health': linkHealth,
   '0018-webhooks': webhooks,
   '0019-variant-hours': variantHours,
+  '0025-health-resume': healthResume,
 };
 
 /** Every migration's name, in order. */

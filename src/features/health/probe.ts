@@ -27,17 +27,30 @@ export async function probe(client: OutboundClient, url: string, terms: ProbeTer
 
 const SEVERITY: Record<HealthStatus, number> = { unknown: 0, ok: 1, unreachable: 2, broken: 3 };
 
+/** The worse of two verdicts (the first of equals). */
+export const worse = (a: Verdict, b: Verdict): Verdict => (SEVERITY[b.status] > SEVERITY[a.status] ? b : a);
+
 /**
  * A target's health is its worst destination's (the first of equals): one broken destination makes the target
- * broken. Also answers which destinations were found broken, for a fallback that replaces only those.
+ * broken. Also answers which destinations were found broken, for a fallback that replaces only those, and how
+ * many were probed: starting at `from` (wrapping), until the deadline; a probe the deadline cut short does not
+ * count, so the next round asks it again (the first always counts, so each check moves on).
  */
-export async function probeAll(client: OutboundClient, urls: string[], terms: ProbeTerms): Promise<{ verdict: Verdict; broken: string[] }> {
+export async function probeAll(
+  client: OutboundClient,
+  urls: string[],
+  terms: ProbeTerms,
+  from = 0,
+): Promise<{ verdict: Verdict; broken: string[]; probed: number }> {
   let worst: Verdict = { status: 'unknown', code: null };
   const broken: string[] = [];
-  for (const url of urls) {
+  let probed = 0;
+  for (; probed < urls.length && (probed === 0 || Date.now() < terms.deadline); probed++) {
+    const url = urls[(from + probed) % urls.length]!;
     const verdict = await probe(client, url, terms);
+    if (probed > 0 && verdict.status === 'unreachable' && Date.now() >= terms.deadline) break;
     if (verdict.status === 'broken') broken.push(url);
-    if (SEVERITY[verdict.status] > SEVERITY[worst.status]) worst = verdict;
+    worst = worse(worst, verdict);
   }
-  return { verdict: worst, broken };
+  return { verdict: worst, broken, probed };
 }
