@@ -5,7 +5,7 @@ import { OutboundClient } from '../../infra/outbound/client.js';
 import { outboundUserAgent } from '../../infra/outbound/user-agent.js';
 import { formatTimestamp } from '../../lib/time.js';
 import { healthSources, type Destinations } from './ports.js';
-import { probeAll, worse, type Verdict } from './probe.js';
+import { carryOver, probeAll, type Verdict } from './probe.js';
 import * as repo from './repo.js';
 import { fairPick, type ShareKey } from './share.js';
 import { queueWebhookEvents, webhooksHearing } from '../webhooks/access.js';
@@ -171,7 +171,8 @@ export class HealthChecker {
     const terms = { maxWaitMs, deadline: Date.now() + this.budgetMs, failWhileBackingOff: maxWaitMs > 0 };
     const from = (leased?.resume_at ?? (await repo.resumeAt(this.ctx.db, kind, id))) % Math.max(1, found.urls.length);
     const probed = await probeAll(this.client, found.urls, terms, from);
-    const { verdict, broken, whole } = await this.carryOver(kind, id, found.urls, from, probed);
+    const wasBroken = probed.probed < found.urls.length ? await repo.brokenNumbers(this.ctx.db, kind, id) : new Set<number>();
+    const { verdict, broken, whole } = carryOver(found.urls, from, probed, (url) => wasBroken.has(repo.destinationNumber(url)));
     // Requests cut short by a shutdown say nothing of the link: its lease runs out and another round checks it.
     if (this.rounds.closed) return undefined;
     const hearing = kind === 'link' && found.owner ? await webhooksHearing(this.ctx.db, found.owner, ['link.health']) : [];
@@ -188,22 +189,6 @@ export class HealthChecker {
     // Only broken-ness changes what a target serves (a link's fallback, per destination): other changes leave the caches be.
     if ((before === 'broken') !== (verdict.status === 'broken') || moved) await source.changed(this.ctx, [id]);
     return verdict;
-  }
-
-  /** A check cut short keeps what the last checks found of the destinations it did not reach: those found broken stay so. */
-  private async carryOver(
-    kind: TargetKind,
-    id: number,
-    urls: string[],
-    from: number,
-    probed: Awaited<ReturnType<typeof probeAll>>,
-  ): Promise<{ verdict: Verdict; broken: string[]; whole: boolean }> {
-    if (probed.probed >= urls.length) return { ...probed, whole: true };
-    const before = await repo.brokenNumbers(this.ctx.db, kind, id);
-    const rest = Array.from({ length: urls.length - probed.probed }, (_, i) => urls[(from + probed.probed + i) % urls.length]!);
-    const carried = rest.filter((url) => before.has(repo.destinationNumber(url)));
-    const verdict = carried.length > 0 ? worse(probed.verdict, { status: 'broken', code: null }) : probed.verdict;
-    return { verdict, broken: [...probed.broken, ...carried], whole: false };
   }
 
   private nextDue(): string {

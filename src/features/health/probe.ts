@@ -54,3 +54,17 @@ export async function probeAll(
   }
   return { verdict: worst, broken, probed };
 }
+
+/** A check cut short keeps what earlier checks found of the destinations it did not reach: those found broken stay so. */
+export function carryOver(
+  urls: string[],
+  from: number,
+  probed: Awaited<ReturnType<typeof probeAll>>,
+  wasBroken: (url: string) => boolean,
+): { verdict: Verdict; broken: string[]; whole: boolean } {
+  if (probed.probed >= urls.length) return { ...probed, whole: true };
+  const rest = Array.from({ length: urls.length - probed.probed }, (_, i) => urls[(from + probed.probed + i) % urls.length]!);
+  const carried = rest.filter(wasBroken);
+  const verdict = carried.length > 0 ? worse(probed.verdict, { status: 'broken', code: null }) : probed.verdict;
+  return { verdict, broken: [...probed.broken, ...carried], whole: false };
+}

@@ -188,7 +188,7 @@ export async function reset(db: Db, kind: TargetKind, id: number, due: string): 
   await db.deleteFrom('health_checks').where('target_kind', '=', destinationsKind(kind, id)).execute();
   await db
     .updateTable('health_checks')
-    .set({ status: 'unknown', code: null, checked_at: null, since: null, due_at: due })
+    .set({ status: 'unknown', code: null, checked_at: null, since: null, due_at: due, resume_at: 0 })
     .where('target_kind', '=', kind)
     .where('target_id', '=', id)
     .execute();
