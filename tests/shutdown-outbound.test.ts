@@ -63,7 +63,8 @@ it('SIGTERM with outbound requests hanging and a host backing off exits within a
   const origin = `http://127.0.0.1:${(unavailable.address() as AddressInfo).port}`;
   const split = Array.from({ length: 10 }, (_, i) => ({ url: `${origin}/s${i}`, weight: 1 }));
   const many = await post('/api/url/add', { url: `${origin}/many`, split });
-  expect(await node.stop()).toBe(0);
+  const seeded = node;
+  expect(await seeded.stop(), seeded.output()).toBe(0);
   await dueNow([id as number, many.id as number]);
 
   node = await startNode('outbound-stop', db.env);
