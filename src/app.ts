@@ -108,6 +108,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   const webhooks = new WebhookWorker(ctx, (result) => ctx.counters.webhookDeliveries.increment(result));
   app.addHook('onListen', () => webhooks.start());
   app.addHook('onClose', () => webhooks.close());
+  // Outbound work is cut short as shutdown begins, not after requests drain: a check a person asked for ends too.
+  app.addHook('preClose', async () => {
+    checker.abort();
+    webhooks.abort();
+  });
   app.setValidatorCompiler(validatorCompiler());
   app.decorateRequest('account', null);
   app.decorateRequest('chargeUnits', chargeNothing);

@@ -10,6 +10,8 @@ import type { App } from './http/types.js';
 
 /** Longest wait for requests in flight, so clicks are flushed before a 10 s stop grace runs out. */
 const DRAIN_TIMEOUT_MS = 8000;
+/** The stated bound on a shutdown: past it the process exits anyway (what it had not flushed is in the click journal). */
+const STOP_BOUND_MS = 9500;
 
 /** Starts Redirectory: listens on HOST:PORT, drains and flushes on SIGTERM/SIGINT. */
 export async function main(): Promise<void> {
@@ -26,6 +28,10 @@ export async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'Redirectory is shutting down');
+    setTimeout(() => {
+      log.error({ boundMs: STOP_BOUND_MS }, 'shutdown overran its bound; exiting');
+      process.exit(1);
+    }, STOP_BOUND_MS).unref();
     try {
       await drain(app);
       await ctx.close(); // flushes pending clicks, then closes the database

@@ -23,6 +23,15 @@ it('refuses private, link-local, metadata, CGNAT, multicast and unspecified addr
     '64:ff9b::a9fe:a9fe',
     '2002:c0a8:0101::1',
     '::10.0.0.1',
+    '64:ff9b:1::a9fe:a9fe',
+    '64:ff9b:1::808:808',
+    '64:ff9b:1:ffff::1',
+    '::ffff:0:a9fe:a9fe',
+    '::ffff:0:10.0.0.1',
+    '3fff::1',
+    '3fff:fff:ffff::1',
+    '5f00::1',
+    '5f00:ffff::1',
     'not-an-ip',
   ];
   expect(refused.filter((ip) => mayConnect(ip, true))).toEqual([]);
@@ -30,11 +39,20 @@ it('refuses private, link-local, metadata, CGNAT, multicast and unspecified addr
 });
 
 it('admits loopback only with the test flag, and public addresses always', () => {
-  for (const ip of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) {
+  for (const ip of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1', '::ffff:0:127.0.0.1']) {
     expect([ip, mayConnect(ip, false)]).toEqual([ip, false]);
     expect([ip, mayConnect(ip, true)]).toEqual([ip, true]);
   }
-  for (const ip of ['93.184.215.14', '8.8.8.8', '2606:4700::6810:84e5', '::ffff:8.8.8.8', '64:ff9b::808:808']) {
+  for (const ip of [
+    '93.184.215.14',
+    '8.8.8.8',
+    '2606:4700::6810:84e5',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '::ffff:0:8.8.8.8',
+    '3fff:1000::1',
+    '5f01::1',
+  ]) {
     expect([ip, mayConnect(ip, false)]).toEqual([ip, true]);
   }
 });

@@ -123,6 +123,8 @@ describe('the outbound client', () => {
     expect(await failure(client, '/metadata')).toBe('blocked');
     expect(await failure(client, '/private')).toBe('blocked');
     expect(await failure(client, 'http://[::ffff:169.254.169.254]/')).toBe('blocked');
+    for (const literal of ['[::ffff:0:a9fe:a9fe]', '[64:ff9b:1::a00:1]', '[3fff::1]', '[5f00::1]'])
+      expect([literal, await failure(client, `http://${literal}/`)]).toEqual([literal, 'blocked']);
     expect(await failure(impatient, '/slow')).toBe('timeout');
     expect(await failure(client, '/loop-a')).toBe('redirect_loop');
     expect(await failure(client, '/moved')).toBe(200);

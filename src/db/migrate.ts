@@ -22,6 +22,7 @@ import * as webhooks from './migrations/0018-webhooks.js';
 import * as variantHours from './migrations/0019-variant-hours.js';
 import * as visitPackOwners from './migrations/0020-visit-pack-owners.js';
 import * as webhookKeys from './migrations/0021-webhook-keys.js';
+import * as healthResume from './migrations/0022-health-resume.js';
 
 /** Migrations are listed here rather than read from disk, so `tsx` and compiled `dist/` behave alike. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0019-variant-hours': variantHours,
   '0020-visit-pack-owners': visitPackOwners,
   '0021-webhook-keys': webhookKeys,
+  '0022-health-resume': healthResume,
 };
 
 /** Every migration's name, in order. */

@@ -353,6 +353,8 @@ export interface HealthChecksTable {
   due_at: string;
   /** While later than now, a node is checking the target; '' when none is. */
   lease_until: Generated<string>;
+  /** The destination the next check starts from: a check cut short by its budget goes on there (migration 0022). */
+  resume_at: Generated<number>;
 }
 
 /** A webhook of an account (src/db/migrations/0018). */

@@ -60,3 +60,48 @@ export class Rounds {
     if (!this.stopped) this.schedule(handled >= this.job.batch ? 0 : this.job.pauseMs() * (2 / 3 + Math.random() / 3));
   }
 }
+
+/**
+ * The items a job has started and not yet finished, across its rounds: a round starts items in the free
+ * slots and waits for them at most a round's time, so one slow item never holds the next round back; it
+ * keeps its slot (and its lease in the database) until it ends, so it is never started twice.
+ */
+export class InFlight {
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(
+    readonly slots: number,
+    private readonly log: Logger,
+    private readonly what: string,
+  ) {}
+
+  get free(): number {
+    return Math.max(0, this.slots - this.running.size);
+  }
+
+  /** Starts one item; its failure is logged, never thrown to the round. */
+  start(work: () => Promise<unknown>): Promise<void> {
+    const item: Promise<void> = work()
+      .then(() => undefined)
+      .catch((err: unknown) => this.log.warn({ err }, `${this.what} item failed; retrying later`))
+      .finally(() => this.running.delete(item));
+    this.running.add(item);
+    return item;
+  }
+
+  /** Answers once `items` have all ended or `ms` has passed, whichever is first. */
+  async settle(items: Array<Promise<void>>, ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    try {
+      await Promise.race([Promise.all(items), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Answers once every item started has ended (shutdown, after their requests were cut short). */
+  async drain(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running]);
+  }
+}

@@ -4,7 +4,8 @@ import { isIPv4, isIPv6 } from 'node:net';
  * Which resolved addresses an outbound request (link checks, webhooks) may connect to: public unicast only.
  * Private, loopback, link-local (and the cloud metadata address in it), unique-local, CGNAT, multicast,
  * reserved and unspecified ranges are refused, in IPv4 and IPv6, and IPv6 forms that embed an IPv4
- * address (mapped, compatible, NAT64, 6to4) are judged by the IPv4 address they carry.
+ * address (mapped, SIIT, compatible, NAT64, 6to4) are judged by the IPv4 address they carry; local-use NAT64
+ * (64:ff9b:1::/48), whose IPv4 may sit anywhere, is refused whole.
  */
 export type AddressClass = 'public' | 'loopback' | 'private';
 
@@ -65,14 +66,18 @@ function classifyV6(address: string): AddressClass {
   if (zeroUntil(7) && g[7] === 1) return 'loopback';
   if (zeroUntil(8)) return 'private'; // unspecified
   if (zeroUntil(5) && g[5] === 0xffff) return classifyV4(v4Of(g[6]!, g[7]!)); // IPv4-mapped
+  if (zeroUntil(4) && g[4] === 0xffff && g[5] === 0) return classifyV4(v4Of(g[6]!, g[7]!)); // SIIT ::ffff:0:0/96 (RFC 7915)
   if (zeroUntil(6)) return 'private'; // IPv4-compatible, deprecated and never routed
   if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return classifyV4(v4Of(g[6]!, g[7]!)); // NAT64
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return 'private'; // local-use NAT64 /48: where its IPv4 sits is the network's choice
   if (g[0] === 0x2002) return classifyV4(v4Of(g[1]!, g[2]!)); // 6to4
   const first = g[0]!;
   if ((first & 0xfe00) === 0xfc00) return 'private'; // unique-local fc00::/7 (AWS metadata fd00:ec2::254)
   if ((first & 0xffc0) === 0xfe80 || (first & 0xffc0) === 0xfec0) return 'private'; // link-local, old site-local
   if ((first & 0xff00) === 0xff00) return 'private'; // multicast
   if (first === 0x2001 && g[1] === 0x0db8) return 'private'; // documentation
+  if (first === 0x3fff && g[1]! < 0x1000) return 'private'; // documentation 3fff::/20 (RFC 9637)
+  if (first === 0x5f00) return 'private'; // SRv6 segment identifiers 5f00::/16 (RFC 9602)
   if (first === 0x0100 && g[1] === 0 && g[2] === 0 && g[3] === 0) return 'private'; // discard-only
   if (first === 0x2001 && g[1]! < 0x0200) return 'private'; // Teredo and other IETF special purpose
   return 'public';

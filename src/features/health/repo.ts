@@ -47,6 +47,7 @@ export interface Claimed {
   target_kind: TargetKind;
   target_id: number;
   status: string;
+  resume_at: number;
 }
 
 /**
@@ -58,8 +59,27 @@ export async function claimDue(db: Db, now: string, leaseUntil: string, limit: n
   const { rows } = await sql<Claimed>`update health_checks set lease_until = ${leaseUntil}
     where lease_until <= ${now} and (target_kind, target_id) in (
       select target_kind, target_id from health_checks where due_at <= ${now} and lease_until <= ${now} order by due_at limit ${limit})
-    returning target_kind, target_id, status`.execute(db);
-  return rows.map((r) => ({ ...r, target_id: Number(r.target_id) }));
+    returning target_kind, target_id, status, resume_at`.execute(db);
+  return rows.map((r) => ({ ...r, target_id: Number(r.target_id), resume_at: Number(r.resume_at) }));
+}
+
+/** Where the target's next check starts (a check its budget cut short goes on there). */
+export async function resumeAt(db: Db, kind: TargetKind, id: number): Promise<number> {
+  const row = await db.selectFrom('health_checks').select('resume_at').where('target_kind', '=', kind).where('target_id', '=', id).executeTakeFirst();
+  return Number(row?.resume_at ?? 0);
+}
+
+/** Hands leased targets back; with `due`, they are due then (behind the others due now) instead of as they were. */
+export async function release(db: Db, targets: Array<Pick<Claimed, 'target_kind' | 'target_id'>>, due?: string): Promise<void> {
+  for (const kind of new Set(targets.map((t) => t.target_kind))) {
+    const ids = targets.filter((t) => t.target_kind === kind).map((t) => t.target_id);
+    await db
+      .updateTable('health_checks')
+      .set({ lease_until: '', ...(due === undefined ? {} : { due_at: due }) })
+      .where('target_kind', '=', kind)
+      .where('target_id', 'in', ids)
+      .execute();
+  }
 }
 
 export interface Checked {
@@ -67,6 +87,8 @@ export interface Checked {
   code: number | null;
   checkedAt: string;
   due: string;
+  /** Where the next check starts: 0 after a whole check, else the first destination this one did not reach. */
+  resumeAt: number;
 }
 
 /**
@@ -97,7 +119,14 @@ async function recordTarget(trx: Db, kind: TargetKind, id: number, checked: Chec
     .where('target_kind', '=', kind)
     .where('target_id', '=', id)
     .executeTakeFirst();
-  const values = { status: checked.status, code: checked.code, checked_at: checked.checkedAt, due_at: checked.due, lease_until: '' };
+  const values = {
+    status: checked.status,
+    code: checked.code,
+    checked_at: checked.checkedAt,
+    due_at: checked.due,
+    lease_until: '',
+    resume_at: checked.resumeAt,
+  };
   const since = before?.status === checked.status ? {} : { since: checked.checkedAt };
   await trx
     .insertInto('health_checks')
@@ -159,7 +188,7 @@ export async function reset(db: Db, kind: TargetKind, id: number, due: string): 
   await db.deleteFrom('health_checks').where('target_kind', '=', destinationsKind(kind, id)).execute();
   await db
     .updateTable('health_checks')
-    .set({ status: 'unknown', code: null, checked_at: null, since: null, due_at: due })
+    .set({ status: 'unknown', code: null, checked_at: null, since: null, due_at: due, resume_at: 0 })
     .where('target_kind', '=', kind)
     .where('target_id', '=', id)
     .execute();

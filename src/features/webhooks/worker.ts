@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { Rounds } from '../../infra/rounds.js';
+import { InFlight, Rounds } from '../../infra/rounds.js';
 import { OutboundClient, type Outcome } from '../../infra/outbound/client.js';
 import { outboundUserAgent } from '../../infra/outbound/user-agent.js';
 import { nowTimestamp } from '../../lib/time.js';
@@ -10,8 +10,12 @@ import { signature } from './sign.js';
 
 /** Deliveries leased per round, sent side by side (the host gate still holds each host to two at a time). */
 const BATCH = 16;
-/** How long a node holds a delivery: beyond the longest send (six hops, each up to OUTBOUND_TIMEOUT_MS). */
+/** How long a node holds a delivery: beyond its deadline, so no other node sends it meanwhile. */
 const LEASE_MS = 2 * 60_000;
+/** A delivery's deadline, every hop and wait included, in OUTBOUND_TIMEOUT_MS: past it the attempt failed (timeout). */
+const DEADLINE_HOPS = 3;
+/** The longest a round waits for its sends: the slower ones go on in their slots while the next round starts. */
+const ROUND_MS = 2000;
 /** The longest pause between retries, and between rounds that found nothing due. */
 const MAX_DELAY_MS = 3600_000;
 const IDLE_MS = 1000;
@@ -50,6 +54,8 @@ function span(ms: number): string {
 export class WebhookWorker {
   private readonly client: OutboundClient;
   private readonly rounds: Rounds;
+  private readonly inFlight: InFlight;
+  private readonly deadlineMs: number;
 
   /** `onResult` hears each attempt's result (the metrics counter). */
   constructor(
@@ -62,26 +68,37 @@ export class WebhookWorker {
       allowLoopback: ctx.config.OUTBOUND_ALLOW_LOOPBACK,
     });
     this.rounds = new Rounds({ round: () => this.round(), batch: BATCH, pauseMs: () => this.idleMs(), log: ctx.log, what: 'webhook' });
+    this.inFlight = new InFlight(BATCH, ctx.log, 'webhook');
+    this.deadlineMs = DEADLINE_HOPS * ctx.config.OUTBOUND_TIMEOUT_MS;
   }
 
   start(): void {
     this.rounds.start(this.idleMs());
   }
 
+  /** Starts no more rounds and cuts the sends under way short (shutdown begins); close() then waits for them. */
+  abort(): void {
+    void this.rounds.close();
+    this.client.close();
+  }
+
   async close(): Promise<void> {
     const ended = this.rounds.close();
     this.client.close(); // cuts the round's sends short, so it ends soon
     await ended;
+    await this.inFlight.drain();
   }
 
-  /** One round: lease the due deliveries and send them. Answers how many were sent. */
+  /** One round: lease due deliveries for the free slots and send them, waiting at most ROUND_MS. Answers how many it started. */
   async round(): Promise<number> {
     const now = Date.now();
-    if (!(await deliveries.anyDue(this.ctx.db, stamp(now)))) return 0;
-    const claimed = await deliveries.claimDue(this.ctx.db, stamp(now), stamp(now + LEASE_MS), BATCH);
+    const free = this.inFlight.free;
+    if (free === 0 || !(await deliveries.anyDue(this.ctx.db, stamp(now)))) return 0;
+    const claimed = await deliveries.claimDue(this.ctx.db, stamp(now), stamp(now + Math.max(LEASE_MS, 2 * this.deadlineMs)), free);
     if (claimed.length === 0) return 0;
     const hooks = await repo.secretsOf(this.ctx.db, [...new Set(claimed.map((c) => c.webhook_id))]);
-    await Promise.all(claimed.map((c) => this.send(c, hooks.get(c.webhook_id))));
+    const sends = claimed.map((c) => this.inFlight.start(() => this.send(c, hooks.get(c.webhook_id))));
+    await this.inFlight.settle(sends, ROUND_MS);
     return claimed.length;
   }
 
@@ -96,6 +113,7 @@ export class WebhookWorker {
       maxWaitMs: 0,
       // A redirect would carry the body and its signature to a host the owner never named: it fails the attempt.
       follow: false,
+      deadline: Date.now() + this.deadlineMs,
       headers: {
         'content-type': 'application/json',
         'redirectory-signature': signature(hook.secret, delivery.body),
