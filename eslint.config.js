@@ -20,7 +20,7 @@ export default tseslint.config(
     languageOptions: {
       globals: { ...globals.node },
       parserOptions: {
-        projectService: { allowDefaultProject: LOOSE_FILES, maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 40 },
+        projectService: { allowDefaultProject: LOOSE_FILES, maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 60 },
         tsconfigRootDir: import.meta.dirname,
       },
     },
