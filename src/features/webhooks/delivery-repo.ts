@@ -54,7 +54,10 @@ export async function anyDue(db: Db, now: string): Promise<boolean> {
   return row !== undefined;
 }
 
-export type Claimed = Pick<DeliveryRow, 'id' | 'webhook_id' | 'event' | 'event_id' | 'body' | 'attempts' | 'retry_from'>;
+export type Claimed = Pick<DeliveryRow, 'id' | 'webhook_id' | 'user_id' | 'event' | 'event_id' | 'body' | 'attempts' | 'retry_from'>;
+
+/** How many more deliveries of an account this node may lease now (its sends still under way count against it). */
+export type RoomOf = (userId: number) => number;
 
 /** The accounts with pending deliveries: a skip scan of the (status, user_id, …) index, one seek per account. */
 async function pendingAccounts(db: Db): Promise<number[]> {
@@ -82,11 +85,11 @@ function dueOf(db: Db, userId: number, now: string, limit: number) {
 }
 
 /** Up to `limit` ids in turns: every account's oldest due delivery (the oldest first), then each one's second, … */
-async function inTurns(db: Db, now: string, limit: number): Promise<number[]> {
-  const accounts = await pendingAccounts(db);
+async function inTurns(db: Db, now: string, limit: number, roomOf: RoomOf): Promise<number[]> {
+  const accounts = (await pendingAccounts(db)).filter((u) => roomOf(u) > 0);
   // Past `limit` accounts a round takes each one's oldest only, so the rows read stay about one per account.
   const each = accounts.length <= limit ? limit : 1;
-  const queues = await Promise.all(accounts.map((u) => dueOf(db, u, now, each)));
+  const queues = await Promise.all(accounts.map((u) => dueOf(db, u, now, Math.min(each, roomOf(u)))));
   const turns = queues.flatMap((queue) => queue.map((row, turn) => ({ id: Number(row.id), at: row.next_at ?? '', turn })));
   turns.sort((x, y) => x.turn - y.turn || x.at.localeCompare(y.at) || x.id - y.id);
   return turns.slice(0, limit).map((t) => t.id);
@@ -98,15 +101,15 @@ async function inTurns(db: Db, now: string, limit: number): Promise<number[]> {
  * (`FOR UPDATE SKIP LOCKED`); SQLite serialises writers; either way the repeated `lease_until` test keeps a row
  * leased meanwhile out, and each due delivery goes to one node.
  */
-export async function claimDue(db: Db, now: string, leaseUntil: string, limit: number): Promise<Claimed[]> {
-  const ids = await inTurns(db, now, limit);
+export async function claimDue(db: Db, now: string, leaseUntil: string, limit: number, roomOf: RoomOf = () => limit): Promise<Claimed[]> {
+  const ids = await inTurns(db, now, limit, roomOf);
   if (ids.length === 0) return [];
   const lock = isPostgres(db) ? sql` for update skip locked` : sql``;
   const { rows } = await sql<Claimed>`update webhook_deliveries set lease_until = ${leaseUntil}
     where lease_until <= ${now} and status = 'pending' and id in (
       select id from webhook_deliveries where id in (${sql.join(ids)})${lock})
-    returning id, webhook_id, event, event_id, body, attempts, retry_from`.execute(db);
-  return rows.map((r) => ({ ...r, id: Number(r.id), webhook_id: Number(r.webhook_id), attempts: Number(r.attempts) }));
+    returning id, webhook_id, user_id, event, event_id, body, attempts, retry_from`.execute(db);
+  return rows.map((r) => ({ ...r, id: Number(r.id), webhook_id: Number(r.webhook_id), user_id: Number(r.user_id), attempts: Number(r.attempts) }));
 }
 
 export interface Attempt {

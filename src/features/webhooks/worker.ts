@@ -10,6 +10,8 @@ import { signature } from './sign.js';
 
 /** Deliveries leased per round, sent side by side (the host gate still holds each host to two at a time). */
 const BATCH = 16;
+/** The most sends of one account a node has under way: a silent receiver of one account never fills every slot. */
+const PER_ACCOUNT = BATCH / 2;
 /** How long a node holds a delivery: beyond its deadline, so no other node sends it meanwhile. */
 const LEASE_MS = 2 * 60_000;
 /** A delivery's deadline, every hop and wait included, in OUTBOUND_TIMEOUT_MS: past it the attempt failed (timeout). */
@@ -56,6 +58,8 @@ export class WebhookWorker {
   private readonly rounds: Rounds;
   private readonly inFlight: InFlight;
   private readonly deadlineMs: number;
+  /** Sends under way per account, for PER_ACCOUNT. */
+  private readonly sending = new Map<number, number>();
 
   /** `onResult` hears each attempt's result (the metrics counter). */
   constructor(
@@ -94,12 +98,26 @@ export class WebhookWorker {
     const now = Date.now();
     const free = this.inFlight.free;
     if (free === 0 || !(await deliveries.anyDue(this.ctx.db, stamp(now)))) return 0;
-    const claimed = await deliveries.claimDue(this.ctx.db, stamp(now), stamp(now + Math.max(LEASE_MS, 2 * this.deadlineMs)), free);
+    const leaseUntil = stamp(now + Math.max(LEASE_MS, 2 * this.deadlineMs));
+    const room = (userId: number) => PER_ACCOUNT - (this.sending.get(userId) ?? 0);
+    const claimed = await deliveries.claimDue(this.ctx.db, stamp(now), leaseUntil, free, room);
     if (claimed.length === 0) return 0;
     const hooks = await repo.secretsOf(this.ctx.db, [...new Set(claimed.map((c) => c.webhook_id))]);
-    const sends = claimed.map((c) => this.inFlight.start(() => this.send(c, hooks.get(c.webhook_id))));
+    const sends = claimed.map((c) => this.inFlight.start(() => this.counted(c.user_id, () => this.send(c, hooks.get(c.webhook_id)))));
     await this.inFlight.settle(sends, ROUND_MS);
     return claimed.length;
+  }
+
+  /** Runs one send counted against its account's PER_ACCOUNT while it is under way. */
+  private async counted(userId: number, work: () => Promise<void>): Promise<void> {
+    this.sending.set(userId, (this.sending.get(userId) ?? 0) + 1);
+    try {
+      await work();
+    } finally {
+      const left = (this.sending.get(userId) ?? 1) - 1;
+      if (left > 0) this.sending.set(userId, left);
+      else this.sending.delete(userId);
+    }
   }
 
   private async send(delivery: deliveries.Claimed, hook: repo.WebhookRow | undefined): Promise<void> {
