@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPassword } from '../src/features/account/service.js';
 import { GUESS_LANE } from '../src/features/redirect/decide/guesses.js';
-import { ArgonLane } from '../src/infra/secrets.js';
+import { Lane } from '../src/infra/lane.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { dashboard, PASSWORD } from './helpers/session.js';
 
@@ -69,9 +69,9 @@ describe('link password guessing', () => {
   });
 });
 
-describe('ArgonLane', () => {
+describe('Lane', () => {
   it('runs `slots` at a time, queues `waiting` more, and refuses the rest without starting them', async () => {
-    const lane = new ArgonLane(GUESS_LANE.slots, GUESS_LANE.waiting);
+    const lane = new Lane(GUESS_LANE.slots, GUESS_LANE.waiting);
     const releases: Array<() => void> = [];
     let started = 0;
     const work = () =>

@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
+import { Lane } from './lane.js';
 
 /** API keys are 256-bit random secrets: a fast hash is enough to store them, argon2 would only slow every request. */
 export function generateApiKey(): string {
@@ -20,41 +21,10 @@ export function constantTimeEqual(a: string, b: string): boolean {
 
 /**
  * argon2 runs on libuv's threadpool, off the event loop, but each hash is about 20 ms of a core: unbounded
- * (4 bulk calls at once) it took every core from the event loop. A lane lets `slots` hashes run at a time and
- * up to `waiting` more wait their turn in order (docs/performance.md#argon2-slots); past that it refuses.
+ * (4 bulk calls at once) it took every core from the event loop (docs/performance.md#argon2-slots). Account
+ * passwords and the owner's own link passwords share this lane: at most one core less than the machine has.
  */
-export class ArgonLane {
-  private busy = 0;
-  private readonly queue: Array<() => void> = [];
-
-  constructor(
-    private readonly slots: number,
-    private readonly waiting = Infinity,
-  ) {}
-
-  /** Runs `work` in its turn; undefined (and nothing started) when every slot and waiting place is taken. */
-  tryRun<T>(work: () => Promise<T>): Promise<T> | undefined {
-    if (this.busy >= this.slots && this.queue.length >= this.waiting) return undefined;
-    return this.run(work);
-  }
-
-  /** Waits for a slot however long the queue (the caller bounds what it sends). */
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.busy >= this.slots) await new Promise<void>((resolve) => this.queue.push(resolve));
-    else this.busy++;
-    try {
-      return await work();
-    } finally {
-      const next = this.queue.shift();
-      if (next)
-        next(); // the slot passes on as it is
-      else this.busy--;
-    }
-  }
-}
-
-/** Account passwords and the owner's own link passwords: at most one core less than the machine has. */
-const sharedLane = new ArgonLane(Math.max(1, availableParallelism() - 1));
+const sharedLane = new Lane(Math.max(1, availableParallelism() - 1));
 
 /** Passwords (accounts and links) are low-entropy: argon2id. */
 export function hashPassword(password: string): Promise<string> {
@@ -75,7 +45,7 @@ export function verifyPassword(stored: string, password: string): Promise<boolea
 }
 
 /** `verifyPassword` on a lane of the caller's; undefined when that lane is full. */
-export function tryVerifyPassword(lane: ArgonLane, stored: string, password: string): Promise<boolean> | undefined {
+export function tryVerifyPassword(lane: Lane, stored: string, password: string): Promise<boolean> | undefined {
   return lane.tryRun(() => argonMatches(stored, password));
 }
 

@@ -1,3 +1,4 @@
+import { Lane } from '../../../infra/lane.js';
 import { AppError, fail } from '../../../lib/errors.js';
 
 /**
@@ -8,28 +9,18 @@ import { AppError, fail } from '../../../lib/errors.js';
  */
 export class BulkGate {
   private readonly accounts = new Set<number>();
-  private readonly queue: Array<() => void> = [];
-  private running = 0;
+  private readonly lane: Lane;
 
-  constructor(
-    private readonly slots = 2,
-    private readonly waiting = 64,
-  ) {}
+  constructor(slots = 2, waiting = 64) {
+    this.lane = new Lane(slots, waiting);
+  }
 
   async run<T>(userId: number, job: () => Promise<T>): Promise<T> {
-    if (this.accounts.has(userId) || (this.running >= this.slots && this.queue.length >= this.waiting)) throw busy();
+    const turn = this.accounts.has(userId) ? undefined : this.lane.tryRun(job);
+    if (!turn) throw busy();
     this.accounts.add(userId);
     try {
-      if (this.running >= this.slots) await new Promise<void>((resolve) => this.queue.push(resolve));
-      else this.running++;
-      try {
-        return await job();
-      } finally {
-        const next = this.queue.shift();
-        if (next)
-          next(); // the slot passes on as it is
-        else this.running--;
-      }
+      return await turn;
     } finally {
       this.accounts.delete(userId);
     }

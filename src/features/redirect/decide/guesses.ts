@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { RateLimitStore } from '../../../http/rate-limit.js';
-import { ArgonLane, tryVerifyPassword } from '../../../infra/secrets.js';
+import { Lane } from '../../../infra/lane.js';
+import { tryVerifyPassword } from '../../../infra/secrets.js';
 import { throttleClient } from '../../../lib/client-key.js';
 
 /**
@@ -23,7 +24,7 @@ const secondsUntil = (resetAt: number, now: number) => Math.max(Math.ceil((reset
  * node shares the counts. One per process (the public routes own it), since its lane is the process's.
  */
 export class GuessGuard {
-  private readonly lane = new ArgonLane(GUESS_LANE.slots, GUESS_LANE.waiting);
+  private readonly lane = new Lane(GUESS_LANE.slots, GUESS_LANE.waiting);
 
   constructor(
     private readonly store: RateLimitStore,
