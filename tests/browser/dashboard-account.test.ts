@@ -5,7 +5,7 @@ import { chromiumPresent, useBrowserRig } from '../helpers/browser.js';
 import { ensureWebBuilt } from '../helpers/build.js';
 import { capture, captureDark, noneLoading, watchConsole } from '../helpers/dashboard.js';
 import { openPage } from '../helpers/nav.js';
-import { PASSWORD } from '../helpers/session.js';
+import { PASSWORD, signIn } from '../helpers/session.js';
 
 /**
  * The Account page's API keys and activity log in Chromium: an owner signs in, makes a key that may only read
@@ -125,6 +125,23 @@ describe.skipIf(!chromiumPresent())('account keys and activity in Chromium', () 
     expect(await created.locator('td[data-label="When"] time').textContent()).toMatch(RECENT);
     await loaded(page);
     await capture(page, 'account-revoked', axe);
+  }, 30_000);
+
+  it('changes the password only with the current one: a wrong one is refused on the page, the right one saves', async () => {
+    const profile = page.locator('form[aria-labelledby=profile-h]');
+    await page.fill('#account-password', 'a-new-password-1');
+    expect(await page.getAttribute('#account-current', 'required')).not.toBeNull();
+    await page.fill('#account-current', 'not-the-password');
+    await profile.locator('button[type=submit]').click();
+    await eventually(() => profile.locator('[role=alert]').count()).toBeGreaterThan(0);
+    await expect(signIn(rig.server, email, 'a-new-password-1', new URL(rig.server.url).host)).rejects.toThrow(/sign-in failed: 4\d\d/);
+    // The refused save is an answer the page shows; Chromium also logs it as a failed resource, which is expected.
+    const refused = consoleErrors.findIndex((e) => e.includes('status of 403'));
+    if (refused >= 0) consoleErrors.splice(refused, 1);
+    await page.fill('#account-current', PASSWORD);
+    await profile.locator('button[type=submit]').click();
+    await profile.locator('p[role=status]:text("Saved.")').waitFor();
+    expect((await signIn(rig.server, email, 'a-new-password-1', new URL(rig.server.url).host)).email).toBe(email);
   }, 30_000);
 
   it('found no serious or critical accessibility violation and no console error', () => {
