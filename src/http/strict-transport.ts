@@ -8,7 +8,7 @@ import { requestHost } from './request-host.js';
  * domains are left to the proxy that terminates their TLS, and includeSubDomains is never sent: hosts under
  * the short domain (branded, marketing, CDN names) may be served over plain http by someone else.
  */
-export function strictTransportHosts(config: Config): Set<string> {
+function strictTransportHosts(config: Config): Set<string> {
   const hosts = new Set<string>();
   if (config.HSTS_MAX_AGE === 0) return hosts;
   if (config.BASE_URL.startsWith('https:')) hosts.add(config.DEFAULT_HOST);
